@@ -1,0 +1,10 @@
+import 'reflect-metadata';
+import { serve } from '@broker/platform';
+import { AppModule } from './app.module.js';
+import { loadBrokerConfig } from './config.js';
+
+const config = loadBrokerConfig();
+void serve(AppModule.forRoot(config), {
+  service: 'broker-service',
+  config,
+});

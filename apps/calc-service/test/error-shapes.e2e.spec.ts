@@ -1,0 +1,21 @@
+import { parseConfig } from '@broker/config';
+import { createHttpApp } from '@broker/platform';
+import { createTestDatabase, describeErrorShapes, type TestDatabase } from '@broker/testing';
+import { AppModule } from '../src/app.module.js';
+import { calcEnvShape } from '../src/config.js';
+
+describe('calc-service error shapes ({name, message, code, status})', () => {
+  let database: TestDatabase;
+  afterAll(() => database?.drop());
+
+  describeErrorShapes({
+    shape: 'api',
+    createApp: (rootModule) => createHttpApp(rootModule),
+    appModule: async () => {
+      database = await createTestDatabase();
+      return AppModule.forRoot(
+        parseConfig(calcEnvShape, { DATABASE_URL: database.url, LOG_LEVEL: 'silent' }),
+      );
+    },
+  });
+});

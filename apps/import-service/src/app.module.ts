@@ -1,0 +1,25 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { inventoryEntities } from '@broker/inventory';
+import { createApiExceptionFilter } from '@broker/errors';
+import { PlatformModule } from '@broker/platform';
+import type { ImportConfig } from './config.js';
+
+/** Area A, HTTP API process: uploads and process lists under /api/v1. */
+@Module({})
+export class AppModule {
+  static forRoot(config: ImportConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forRoot({
+          service: 'import-service',
+          logLevel: config.LOG_LEVEL,
+          databaseUrl: config.DATABASE_URL,
+          entities: inventoryEntities,
+          redisUrl: config.REDIS_URL,
+          errorFilter: createApiExceptionFilter(),
+        }),
+      ],
+    };
+  }
+}

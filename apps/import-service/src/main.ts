@@ -1,0 +1,10 @@
+import 'reflect-metadata';
+import { serve } from '@broker/platform';
+import { AppModule } from './app.module.js';
+import { loadImportConfig } from './config.js';
+
+const config = loadImportConfig();
+void serve(AppModule.forRoot(config), {
+  service: 'import-service',
+  config,
+});

@@ -1,0 +1,28 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { inventoryEntities } from '@broker/inventory';
+import { createApiExceptionFilter } from '@broker/errors';
+import { PlatformModule } from '@broker/platform';
+import type { ImportConfig } from './config.js';
+
+/**
+ * Area A, worker process: runs the import pipeline's jobs. It serves no API, only the probes
+ * (/health/live, /health/ready) on its own PORT, for the orchestrator.
+ */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: ImportConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        PlatformModule.forRoot({
+          service: 'import-worker',
+          logLevel: config.LOG_LEVEL,
+          databaseUrl: config.DATABASE_URL,
+          entities: inventoryEntities,
+          redisUrl: config.REDIS_URL,
+          errorFilter: createApiExceptionFilter(),
+        }),
+      ],
+    };
+  }
+}

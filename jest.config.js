@@ -1,0 +1,3 @@
+module.exports = {
+  projects: ['<rootDir>/apps/*/jest.config.js', '<rootDir>/libs/*/jest.config.js', '<rootDir>/tools/*/jest.config.js'],
+};

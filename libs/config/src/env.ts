@@ -1,0 +1,106 @@
+import { z } from 'zod';
+
+/** A configuration problem, described in one line that names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Building blocks of the apps' environment schemas. Each app composes the ones it reads. */
+export const env = {
+  port: (fallback: number) =>
+    z.coerce
+      .number({ error: 'must be a TCP port number' })
+      .int('must be a TCP port number')
+      .min(1, 'must be a TCP port number (1-65535)')
+      .max(65535, 'must be a TCP port number (1-65535)')
+      .default(fallback),
+  postgresUrl: () =>
+    z
+      .string({ error: 'is required (a postgres:// connection URL)' })
+      .min(1, 'is required (a postgres:// connection URL)')
+      .refine(
+        (value) => hasProtocol(value, ['postgres:', 'postgresql:']),
+        'must be a postgres:// connection URL',
+      ),
+  redisUrl: () =>
+    z
+      .string({ error: 'is required (a redis:// connection URL)' })
+      .min(1, 'is required (a redis:// connection URL)')
+      .refine((value) => hasProtocol(value, ['redis:', 'rediss:']), 'must be a redis:// or rediss:// URL'),
+  logLevel: () => z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  positiveInt: (fallback: number) =>
+    z.coerce
+      .number({ error: 'must be a positive integer' })
+      .int('must be a positive integer')
+      .positive('must be a positive integer')
+      .default(fallback),
+  /** A 32-byte key, base64-encoded (`openssl rand -base64 32`), returned as bytes. */
+  encryptionKey: () =>
+    z
+      .string({ error: 'is required (32 random bytes, base64: openssl rand -base64 32)' })
+      .refine(
+        (value) => Buffer.from(value, 'base64').length === 32,
+        'must be 32 bytes, base64-encoded (openssl rand -base64 32)',
+      )
+      .transform((value) => Buffer.from(value, 'base64')),
+  text: (fallback: string) => z.string().min(1, 'must not be empty').default(fallback),
+};
+
+function hasProtocol(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** The variables every process reads. */
+export const baseEnvShape = {
+  DATABASE_URL: env.postgresUrl(),
+  HOST: env.text('0.0.0.0'),
+  LOG_LEVEL: env.logLevel(),
+  SHUTDOWN_TIMEOUT_MS: env.positiveInt(10_000),
+};
+
+/**
+ * Validates the environment against a schema and returns the typed configuration.
+ * Empty strings count as unset, so `PORT=` falls back to the default like a missing PORT.
+ * The error message names the first failing variable and never echoes its value (it may be a secret).
+ */
+export function parseConfig<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  source: NodeJS.ProcessEnv,
+): z.output<z.ZodObject<Shape>> {
+  const input = Object.fromEntries(
+    Object.keys(shape).map((key) => [key, source[key] === '' ? undefined : source[key]]),
+  );
+  const result = z.object(shape).safeParse(input);
+  if (!result.success) {
+    const [issue] = result.error.issues;
+    if (!issue) throw new ConfigError('Configuration is invalid');
+    const variable = String(issue.path[0]);
+    const reason =
+      source[variable] === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message;
+    throw new ConfigError(`${variable} ${reason}`);
+  }
+  return result.data;
+}
+
+/** Exit status of a process stopped by bad configuration (EX_CONFIG from sysexits.h). */
+export const CONFIG_EXIT_CODE = 78;
+
+/**
+ * Reads the process environment once at boot. A bad variable stops the process with one readable line
+ * on stderr and exit code 78; nothing else in the code base reads process.env.
+ */
+export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape): z.output<z.ZodObject<Shape>> {
+  try {
+    return parseConfig(shape, process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`Configuration error: ${error.message}\n`);
+    process.exit(CONFIG_EXIT_CODE);
+  }
+}

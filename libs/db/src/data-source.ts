@@ -1,0 +1,36 @@
+import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { allMigrations } from './migrations/index.js';
+import { SnakeNamingStrategy } from './naming-strategy.js';
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own entity list type
+type EntityList = MixedList<Function | string | EntitySchema>;
+
+export interface DatabaseSettings {
+  url: string;
+  /** Shown in pg_stat_activity, so a connection can be traced to its process. */
+  applicationName: string;
+  entities?: EntityList;
+  poolSize?: number;
+}
+
+/** The one DataSource configuration used by the apps, the migration CLI and the tests. */
+export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: settings.url,
+    applicationName: settings.applicationName,
+    entities: settings.entities ?? [],
+    migrations: allMigrations,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    migrationsRun: false,
+    namingStrategy: new SnakeNamingStrategy(),
+    poolSize: settings.poolSize ?? 10,
+    extra: { connectionTimeoutMillis: 5_000 },
+  };
+}
+
+export function createDataSource(settings: DatabaseSettings): DataSource {
+  return new DataSource(dataSourceOptions(settings));
+}

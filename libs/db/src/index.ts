@@ -1,0 +1,5 @@
+export * from './data-source.js';
+export * from './migrator.js';
+export * from './naming-strategy.js';
+export * from './column-transformers.js';
+export { allMigrations } from './migrations/index.js';

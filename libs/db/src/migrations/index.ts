@@ -1,0 +1,10 @@
+import { PlatformSchemas1763700000000 } from './1763700000000-platform-schemas.js';
+import { InventoryModel1763700000001 } from './1763700000001-inventory-model.js';
+import { CalcUsers1763700000002 } from './1763700000002-calc-users.js';
+
+/** Every migration, oldest first. A new migration is added at the end of this list. */
+export const allMigrations = [
+  PlatformSchemas1763700000000,
+  InventoryModel1763700000001,
+  CalcUsers1763700000002,
+];

@@ -1,0 +1,4 @@
+export * from './error-code.js';
+export * from './domain-error.js';
+export * from './validation.js';
+export * from './area-exception-filter.js';

@@ -1,0 +1,43 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  ForeignKey,
+  PrimaryGeneratedColumn,
+  Unique,
+  UpdateDateColumn,
+} from 'typeorm';
+import { Broker } from './broker.js';
+
+@Entity({ schema: 'broker', name: 'api_client' })
+@ForeignKey(() => Broker, ['tenantId', 'brokerId'], ['tenantId', 'id'], {
+  name: 'api_client_tenant_id_broker_id_fkey',
+})
+@Unique('api_client_tenant_id_api_id_key', ['tenantId', 'apiId'])
+@Check('api_client_api_id_check', `api_id <> ''`)
+export class ApiClient {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  id!: string;
+
+  @Column({ type: 'bigint' })
+  tenantId!: string;
+
+  @Column({ type: 'bigint' })
+  brokerId!: string;
+
+  @Column({ type: 'text' })
+  apiId!: string;
+
+  @Column({ type: 'text' })
+  apiKeyCiphertext!: string;
+
+  @Column({ type: 'boolean', default: false })
+  blocked!: boolean;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}

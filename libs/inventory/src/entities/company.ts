@@ -1,0 +1,37 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  ForeignKey,
+  PrimaryGeneratedColumn,
+  Unique,
+  UpdateDateColumn,
+} from 'typeorm';
+import { Tenant } from './tenant.js';
+
+/** An insurance company (Versicherungsunternehmen), identified per tenant by its VU number. */
+@Entity({ schema: 'broker', name: 'company' })
+@Unique('company_tenant_id_id_key', ['tenantId', 'id'])
+@Unique('company_tenant_id_vu_number_key', ['tenantId', 'vuNumber'])
+@Check('company_vu_number_check', `vu_number <> ''`)
+export class Company {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  id!: string;
+
+  @Column({ type: 'bigint' })
+  @ForeignKey(() => Tenant, { name: 'company_tenant_id_fkey' })
+  tenantId!: string;
+
+  @Column({ type: 'text' })
+  vuNumber!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,31 @@
+import { Column, CreateDateColumn, Entity, ForeignKey, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Customer } from './customer.js';
+import { CustomerDetailDefinition } from './customer-detail-definition.js';
+
+@Entity({ schema: 'broker', name: 'customer_detail_value' })
+@ForeignKey(() => Customer, ['tenantId', 'customerId'], ['tenantId', 'id'], {
+  name: 'customer_detail_value_tenant_id_customer_id_fkey',
+  onDelete: 'CASCADE',
+})
+@ForeignKey(() => CustomerDetailDefinition, ['tenantId', 'definitionId'], ['tenantId', 'id'], {
+  name: 'customer_detail_value_tenant_id_definition_id_fkey',
+})
+export class CustomerDetailValue {
+  @Column({ type: 'bigint' })
+  tenantId!: string;
+
+  @PrimaryColumn({ type: 'bigint' })
+  customerId!: string;
+
+  @PrimaryColumn({ type: 'bigint' })
+  definitionId!: string;
+
+  @Column({ type: 'jsonb' })
+  value!: string | number | boolean;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,49 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  ForeignKey,
+  PrimaryGeneratedColumn,
+  Unique,
+  UpdateDateColumn,
+} from 'typeorm';
+import { Broker } from './broker.js';
+
+@Entity({ schema: 'broker', name: 'employee' })
+@ForeignKey(() => Broker, ['tenantId', 'brokerId'], ['tenantId', 'id'], {
+  name: 'employee_tenant_id_broker_id_fkey',
+})
+@Unique('employee_tenant_id_broker_id_employee_code_key', ['tenantId', 'brokerId', 'employeeCode'])
+@Check('employee_employee_code_check', `employee_code ~ '^[A-Za-z0-9_-]{1,32}$'`)
+export class Employee {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  id!: string;
+
+  @Column({ type: 'bigint' })
+  tenantId!: string;
+
+  @Column({ type: 'bigint' })
+  brokerId!: string;
+
+  @Column({ type: 'text' })
+  employeeCode!: string;
+
+  @Column({ type: 'text', nullable: true })
+  firstName!: string | null;
+
+  @Column({ type: 'text' })
+  lastName!: string;
+
+  @Column({ type: 'text', nullable: true })
+  email!: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  blocked!: boolean;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,25 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+
+export interface HttpAppSettings {
+  /** Largest JSON body accepted, e.g. '1mb'. */
+  jsonLimit?: string;
+}
+
+/** Creates a Nest HTTP app with the platform's conventions, not yet listening (tests use it as is). */
+export async function createHttpApp(
+  rootModule: object,
+  settings: HttpAppSettings = {},
+): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(rootModule, {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.useBodyParser('json', { limit: settings.jsonLimit ?? '1mb' });
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  return app;
+}

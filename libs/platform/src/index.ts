@@ -1,0 +1,10 @@
+export * from './request-id.js';
+export * from './logging.js';
+export * from './database.js';
+export * from './http-app.js';
+export * from './shutdown.js';
+export * from './health/health.module.js';
+export * from './health/readiness-check.js';
+export type { ReadinessReport } from './health/health.controller.js';
+export * from './serve.js';
+export * from './platform-modules.js';

@@ -1,0 +1,36 @@
+import type { DynamicModule } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { assignRequestId } from './request-id.js';
+
+/** Headers that carry credentials: never written to a log. */
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.authorisation',
+  'req.headers.cookie',
+  'req.headers["x-svc-digest"]',
+  'req.headers["x-svc-otp"]',
+  'req.headers["x-svc-nonce"]',
+  'res.headers["set-cookie"]',
+];
+
+export interface LoggingSettings {
+  service: string;
+  level: string;
+}
+
+/** JSON lines on stdout, one per request with its request id, and the Nest logger routed into them. */
+export function loggingModule(settings: LoggingSettings): DynamicModule {
+  return LoggerModule.forRoot({
+    pinoHttp: {
+      level: settings.level,
+      base: { service: settings.service },
+      genReqId: assignRequestId,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      customLogLevel: (_request, response, error) => {
+        if (error || response.statusCode >= 500) return 'error';
+        return response.statusCode >= 400 ? 'warn' : 'info';
+      },
+      autoLogging: { ignore: (request) => request.url?.startsWith('/health/') ?? false },
+    },
+  });
+}

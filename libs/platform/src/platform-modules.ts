@@ -1,0 +1,45 @@
+import { type DynamicModule, type ExceptionFilter, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import type { DatabaseSettings } from '@broker/db';
+import { createValidationPipe } from '@broker/errors';
+import { databaseModule } from './database.js';
+import { HealthModule } from './health/health.module.js';
+import { loggingModule } from './logging.js';
+
+export interface PlatformSettings {
+  /** Process name in logs and in pg_stat_activity. */
+  service: string;
+  logLevel: string;
+  databaseUrl: string;
+  entities?: DatabaseSettings['entities'];
+  /** Set when the process uses Redis; readiness then checks it too. */
+  redisUrl?: string;
+  /** The area's exception filter: decides the error body shape. */
+  errorFilter: ExceptionFilter;
+}
+
+/**
+ * What every process is built on: JSON logging with request ids, the database, the health endpoints,
+ * the area's error mapping and the validation pipe. Tests that import an app module get all of it.
+ */
+@Module({})
+export class PlatformModule {
+  static forRoot(settings: PlatformSettings): DynamicModule {
+    return {
+      module: PlatformModule,
+      imports: [
+        loggingModule({ service: settings.service, level: settings.logLevel }),
+        databaseModule({
+          url: settings.databaseUrl,
+          applicationName: settings.service,
+          entities: settings.entities,
+        }),
+        HealthModule.forRoot({ redisUrl: settings.redisUrl }),
+      ],
+      providers: [
+        { provide: APP_FILTER, useValue: settings.errorFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

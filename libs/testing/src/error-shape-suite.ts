@@ -1,0 +1,106 @@
+import { type DynamicModule, type INestApplication, Module } from '@nestjs/common';
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
+import { ErrorProbeController } from './error-probe.js';
+
+export type ErrorShape = 'api' | 'meldungen';
+
+/** The body a client error must have in the area's shape. */
+function expectedClientError(shape: ErrorShape, status: number, name: string, messages: string[]): object {
+  if (shape === 'meldungen') return { Meldungen: messages };
+  const anyCode: unknown = expect.any(Number);
+  return { name, message: messages.join('; '), code: anyCode, status };
+}
+
+export interface ErrorShapeSuiteSettings {
+  shape: ErrorShape;
+  /** Boots the app's real root module; the suite mounts the error probe beside it. */
+  createApp(rootModule: DynamicModule): Promise<INestApplication>;
+  appModule(): Promise<DynamicModule>;
+}
+
+/**
+ * The error conventions every area shares, tested through the app's own modules: client errors in the
+ * area's shape, every failing field named, unknown routes, malformed JSON, and server faults as an HTML
+ * page with the request id and no stack trace or internal message.
+ */
+export function describeErrorShapes(settings: ErrorShapeSuiteSettings): void {
+  const { shape } = settings;
+  let app: INestApplication;
+  const server = () => app.getHttpServer() as App;
+
+  beforeAll(async () => {
+    @Module({ imports: [await settings.appModule()], controllers: [ErrorProbeController] })
+    class ProbedAppModule {}
+    app = await settings.createApp({ module: ProbedAppModule });
+    await app.init();
+  });
+
+  afterAll(() => app?.close());
+
+  it('answers a domain error in the area shape', async () => {
+    const response = await request(server()).get('/__probe/conflict').expect(409);
+    expect(response.body).toEqual(
+      expectedClientError(shape, 409, 'Conflict', ['The user name is already taken']),
+    );
+  });
+
+  it('names every failing field of a validation error', async () => {
+    const response = await request(server())
+      .post('/__probe/validate')
+      .send({ birthdate: 'yesterday', address: { postalCode: '1234567' }, extra: 1 })
+      .expect(400);
+    const messages = [
+      'birthdate must be an integer number',
+      'name must be a string',
+      'address.postalCode must be shorter than or equal to 5 characters',
+      'property extra should not exist',
+    ];
+    const body = response.body as { Meldungen?: string[]; message?: string };
+    const text = shape === 'meldungen' ? body.Meldungen!.join('; ') : body.message!;
+    for (const message of messages) expect(text).toContain(message);
+    if (shape === 'api') expect(response.body).toMatchObject({ name: 'ValidationFailed', status: 400 });
+  });
+
+  it('answers malformed JSON with a 400 in the area shape', async () => {
+    const response = await request(server())
+      .post('/__probe/validate')
+      .set('Content-Type', 'application/json')
+      .send('{"birthdate": ')
+      .expect(400);
+    expect(response.body).toEqual(
+      expectedClientError(shape, 400, 'MalformedRequest', ['The request body is not valid JSON']),
+    );
+  });
+
+  it('answers an unknown route with a 404 in the area shape', async () => {
+    const response = await request(server()).delete('/no/such/route').expect(404);
+    expect(response.body).toEqual(
+      expectedClientError(shape, 404, 'RouteNotFound', ['No resource at DELETE /no/such/route']),
+    );
+  });
+
+  it('answers a server fault with an HTML page carrying the request id, without stack or message', async () => {
+    const response = await request(server())
+      .get('/__probe/fault')
+      .set('X-Request-ID', 'fault-probe-1')
+      .expect(500);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['x-request-id']).toBe('fault-probe-1');
+    expect(response.text).toContain('fault-probe-1');
+    expect(response.text).not.toContain('hunter2');
+    expect(response.text).not.toMatch(/\bat .+:\d+:\d+/);
+  });
+
+  it('propagates an incoming X-Request-ID and generates one otherwise', async () => {
+    const given = await request(server()).get('/health/live').set('X-Request-ID', 'abc-123').expect(200);
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const generated = await request(server()).get('/health/live').expect(200);
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const hostile = await request(server())
+      .get('/health/live')
+      .set('X-Request-ID', 'a b<script>')
+      .expect(200);
+    expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+}

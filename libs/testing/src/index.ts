@@ -1,0 +1,5 @@
+export * from './test-env.js';
+export * from './test-database.js';
+export * from './test-redis.js';
+export * from './error-probe.js';
+export * from './error-shape-suite.js';

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { allMigrations } from '@broker/db';
+import { createEmptyDatabase, type TestDatabase } from '@broker/testing';
+import { runScript } from './run-cli.js';
+
+const DB_CLI = 'tools/dev/dist/db-cli.js';
+
+async function query<T>(url: string, sql: string): Promise<T[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** Every row of the seeded schemas, including ids and timestamps, in a stable order. */
+async function dumpData(url: string): Promise<Record<string, unknown[]>> {
+  const tables = await query<{ name: string }>(
+    url,
+    `SELECT table_schema || '.' || table_name AS name FROM information_schema.tables
+      WHERE table_schema IN ('broker', 'calc', 'import') ORDER BY 1`,
+  );
+  const dump: Record<string, unknown[]> = {};
+  for (const { name } of tables) dump[name] = await query(url, `SELECT * FROM ${name} ORDER BY 1, 2`);
+  return dump;
+}
+
+async function schemaTables(url: string): Promise<string[]> {
+  const rows = await query<{ name: string }>(
+    url,
+    `SELECT table_schema || '.' || table_name AS name FROM information_schema.tables
+      WHERE table_schema IN ('broker', 'calc', 'import') ORDER BY 1`,
+  );
+  return rows.map((row) => row.name);
+}
+
+describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
+  let database: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    database = await createEmptyDatabase();
+    env = { DATABASE_URL: database.url, API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+  });
+  afterAll(() => database?.drop());
+
+  it('applies every migration, and a second run applies none', async () => {
+    const first = await runScript(DB_CLI, ['migrate'], env);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toContain(`${allMigrations.length} migrations applied in total`);
+    expect(await schemaTables(database.url)).toEqual(
+      expect.arrayContaining(['broker.customer', 'broker.contract', 'calc.user_account']),
+    );
+    const second = await runScript(DB_CLI, ['migrate'], env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('No pending migrations');
+  });
+
+  it('reverts every migration with its down and migrates up again', async () => {
+    const before = await schemaTables(database.url);
+    const down = await runScript(DB_CLI, ['revert', 'all'], env);
+    expect(down.code).toBe(0);
+    expect(down.stdout).toContain(`Reverted ${allMigrations.length} migration(s)`);
+    expect(await schemaTables(database.url)).toEqual([]);
+    const schemas = await query(database.url, "SELECT 1 FROM pg_namespace WHERE nspname IN ('broker','calc','import')");
+    expect(schemas).toEqual([]);
+    const up = await runScript(DB_CLI, ['migrate'], env);
+    expect(up.code).toBe(0);
+    expect(await schemaTables(database.url)).toEqual(before);
+  });
+
+  it('seeds the demo data, and seeding again changes nothing', async () => {
+    const first = await runScript(DB_CLI, ['seed'], env);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const afterFirst = await dumpData(database.url);
+    const brokers = afterFirst['broker.broker'] as { broker_number: string }[];
+    expect(brokers.map((broker) => broker.broker_number).sort()).toEqual(
+      ['V1000', 'V1001', 'V1002', 'V1003', 'V1900', 'V2000'],
+    );
+    expect(afterFirst['calc.user_account']).toHaveLength(1);
+    const second = await runScript(DB_CLI, ['seed'], env);
+    expect(second.code).toBe(0);
+    expect(await dumpData(database.url)).toEqual(afterFirst);
+  });
+
+  it('stores API keys encrypted and the calculation password as an argon2id hash', async () => {
+    const dump = JSON.stringify(await dumpData(database.url));
+    expect(dump).not.toContain('demo-api-key');
+    expect(dump).not.toContain('demo-password');
+    const [user] = await query<{ password_hash: string }>(database.url, 'SELECT password_hash FROM calc.user_account');
+    expect(user!.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('refuses to seed without an encryption key, naming the variable', async () => {
+    const result = await runScript(DB_CLI, ['seed'], { DATABASE_URL: database.url });
+    expect(result.code).toBe(78);
+    expect(result.stderr.trim()).toBe(
+      'Configuration error: API_KEY_ENCRYPTION_KEY is required (32 random bytes, base64: openssl rand -base64 32)',
+    );
+  });
+});

@@ -1,0 +1,51 @@
+import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@broker/testing';
+import { suite } from '../src/suite.js';
+import { runScript, startProcess } from './run-cli.js';
+
+/** Every process of the suite, as `pnpm start` runs it: built output, configured by environment only. */
+describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', (_name, entry) => {
+  let database: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    env = { ...entry.env, DATABASE_URL: database.url, REDIS_URL: createTestRedisNamespace().url, LOG_LEVEL: 'info' };
+  });
+  afterAll(() => database?.drop());
+
+  it('boots against the real services, is ready, logs JSON with request ids, and exits 0 on SIGTERM', async () => {
+    const running = await startProcess(entry.script, env);
+    const ready = await fetch(`${running.baseUrl}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', failing: [] });
+    const unknown = await fetch(`${running.baseUrl}/no-such-route`, { headers: { 'X-Request-ID': 'trace-4711' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('x-request-id')).toBe('trace-4711');
+
+    expect(await running.terminate()).toBe(0);
+    const lines = running.output().trim().split('\n');
+    const records = lines.map((line) => JSON.parse(line) as { req?: { id?: string }; msg?: string });
+    expect(records.some((record) => record.req?.id === 'trace-4711')).toBe(true);
+    expect(records.some((record) => record.msg === 'SIGTERM received, shutting down')).toBe(true);
+  });
+
+  it.each([
+    [{ DATABASE_URL: undefined }, 'Configuration error: DATABASE_URL is required'],
+    [{ DATABASE_URL: 'mysql://localhost/x' }, 'Configuration error: DATABASE_URL must be a postgres:// connection URL'],
+    [{ PORT: 'eighty' }, 'Configuration error: PORT must be a TCP port number'],
+    [{ LOG_LEVEL: 'chatty' }, 'Configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+  ])('stops with one readable line for a bad variable: %j', async (override, line) => {
+    const result = await runScript(entry.script, [], { ...env, ...override });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toBe(`${line}\n`);
+    expect(result.stdout).toBe('');
+  });
+
+  if ('REDIS_URL' in entry.requires) {
+    it('stops with one readable line when REDIS_URL is missing', async () => {
+      const result = await runScript(entry.script, [], { ...env, REDIS_URL: undefined });
+      expect(result.code).toBe(78);
+      expect(result.stderr).toBe('Configuration error: REDIS_URL is required (a redis:// connection URL)\n');
+    });
+  }
+});

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type RestartableService, startPrivatePostgres, startPrivateRedis } from '@broker/local-services';
+import { type RunningProcess, startProcess, waitFor } from './run-cli.js';
+
+/**
+ * Readiness follows the dependencies: a private PostgreSQL and Redis of this test are stopped and
+ * started again under a running import service (it uses both), which must report it and recover by itself.
+ */
+describe('GET /health/ready when a dependency goes away and comes back', () => {
+  let stateDir: string;
+  let postgres: RestartableService;
+  let redis: RestartableService;
+  let service: RunningProcess;
+
+  beforeAll(async () => {
+    stateDir = mkdtempSync(path.join(os.tmpdir(), 'bp-readiness-'));
+    [postgres, redis] = await Promise.all([
+      startPrivatePostgres(path.join(stateDir, 'postgres')),
+      startPrivateRedis(path.join(stateDir, 'redis')),
+    ]);
+    service = await startProcess('apps/import-service/dist/main.js', {
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      LOG_LEVEL: 'warn',
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.terminate();
+    await Promise.all([postgres?.stop(), redis?.stop()]);
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  async function readiness(): Promise<{ status: number; failing: string[] }> {
+    const response = await fetch(`${service.baseUrl}/health/ready`);
+    const body = (await response.json()) as { failing: string[] };
+    return { status: response.status, failing: body.failing };
+  }
+
+  async function expectReadiness(expected: { status: number; failing: string[] }): Promise<void> {
+    await waitFor(async () => JSON.stringify(await readiness()) === JSON.stringify(expected), 15_000, () =>
+      service.output(),
+    );
+  }
+
+  it('is ready while both dependencies run', async () => {
+    expect(await readiness()).toEqual({ status: 200, failing: [] });
+  });
+
+  it('answers 503 naming redis while Redis is down, and 200 again after it restarts', async () => {
+    await redis.stop();
+    await expectReadiness({ status: 503, failing: ['redis'] });
+    await redis.start();
+    await expectReadiness({ status: 200, failing: [] });
+  }, 40_000);
+
+  it('answers 503 naming postgres while PostgreSQL is down, and 200 again after it restarts', async () => {
+    await postgres.stop();
+    await expectReadiness({ status: 503, failing: ['postgres'] });
+    await postgres.start();
+    await expectReadiness({ status: 200, failing: [] });
+  }, 40_000);
+
+  it('keeps answering liveness throughout', async () => {
+    expect((await fetch(`${service.baseUrl}/health/live`)).status).toBe(200);
+  });
+});

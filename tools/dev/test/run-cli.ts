@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+/** A variable set to undefined is left out, so a test can remove one from a prepared environment. */
+function definedOnly(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a built script of the repository as its own process, with exactly the environment given. */
+export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, script), ...args], {
+      env: definedOnly({ PATH: process.env.PATH, ...env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface RunningProcess {
+  baseUrl: string;
+  output(): string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  terminate(): Promise<number | null>;
+}
+
+/** Starts a built HTTP process of the repository on a free port; resolves once it listens. */
+export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<RunningProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
+    env: definedOnly({ PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${baseUrl}/health/live`)).ok, 20_000, () => output);
+  return {
+    baseUrl,
+    output: () => output,
+    terminate: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+export async function waitFor(condition: () => Promise<boolean>, timeoutMs: number, context = () => ''): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Condition not met within ${timeoutMs} ms\n${context()}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
