@@ -21,7 +21,8 @@ describe('parseConfig', () => {
   });
 
   it.each([
-    [{ REDIS_URL: valid.REDIS_URL }, 'DATABASE_URL is required'],
+    [{ REDIS_URL: valid.REDIS_URL }, 'DATABASE_URL is required (a postgres:// connection URL)'],
+    [{ DATABASE_URL: valid.DATABASE_URL }, 'REDIS_URL is required (a redis:// connection URL)'],
     [{ ...valid, DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// connection URL'],
     [{ ...valid, REDIS_URL: 'not a url' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
     [{ ...valid, PORT: 'abc' }, 'PORT must be a TCP port number'],

@@ -81,8 +81,8 @@ export function parseConfig<Shape extends z.ZodRawShape>(
     const [issue] = result.error.issues;
     if (!issue) throw new ConfigError('Configuration is invalid');
     const variable = String(issue.path[0]);
-    const reason =
-      source[variable] === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message;
+    const missing = source[variable] === undefined && issue.code === 'invalid_type';
+    const reason = missing && !issue.message.startsWith('is required') ? 'is required' : issue.message;
     throw new ConfigError(`${variable} ${reason}`);
   }
   return result.data;

@@ -2,6 +2,7 @@ import { type DynamicModule, type ExceptionFilter, Module } from '@nestjs/common
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import type { DatabaseSettings } from '@broker/db';
 import { createValidationPipe } from '@broker/errors';
+import { ConnectionDrainer } from './connection-drainer.js';
 import { databaseModule } from './database.js';
 import { HealthModule } from './health/health.module.js';
 import { loggingModule } from './logging.js';
@@ -39,6 +40,7 @@ export class PlatformModule {
       providers: [
         { provide: APP_FILTER, useValue: settings.errorFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
+        ConnectionDrainer,
       ],
     };
   }

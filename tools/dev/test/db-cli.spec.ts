@@ -65,7 +65,10 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
     expect(down.code).toBe(0);
     expect(down.stdout).toContain(`Reverted ${allMigrations.length} migration(s)`);
     expect(await schemaTables(database.url)).toEqual([]);
-    const schemas = await query(database.url, "SELECT 1 FROM pg_namespace WHERE nspname IN ('broker','calc','import')");
+    const schemas = await query(
+      database.url,
+      "SELECT 1 FROM pg_namespace WHERE nspname IN ('broker','calc','import')",
+    );
     expect(schemas).toEqual([]);
     const up = await runScript(DB_CLI, ['migrate'], env);
     expect(up.code).toBe(0);
@@ -77,9 +80,14 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
     expect(first).toMatchObject({ code: 0, stderr: '' });
     const afterFirst = await dumpData(database.url);
     const brokers = afterFirst['broker.broker'] as { broker_number: string }[];
-    expect(brokers.map((broker) => broker.broker_number).sort()).toEqual(
-      ['V1000', 'V1001', 'V1002', 'V1003', 'V1900', 'V2000'],
-    );
+    expect(brokers.map((broker) => broker.broker_number).sort()).toEqual([
+      'V1000',
+      'V1001',
+      'V1002',
+      'V1003',
+      'V1900',
+      'V2000',
+    ]);
     expect(afterFirst['calc.user_account']).toHaveLength(1);
     const second = await runScript(DB_CLI, ['seed'], env);
     expect(second.code).toBe(0);
@@ -90,8 +98,11 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
     const dump = JSON.stringify(await dumpData(database.url));
     expect(dump).not.toContain('demo-api-key');
     expect(dump).not.toContain('demo-password');
-    const [user] = await query<{ password_hash: string }>(database.url, 'SELECT password_hash FROM calc.user_account');
-    expect(user!.password_hash).toMatch(/^\$argon2id\$/);
+    const [user] = await query<{ password_hash: string }>(
+      database.url,
+      'SELECT password_hash FROM calc.user_account',
+    );
+    expect(user?.password_hash).toMatch(/^\$argon2id\$/);
   });
 
   it('refuses to seed without an encryption key, naming the variable', async () => {

@@ -9,7 +9,12 @@ describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', 
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    env = { ...entry.env, DATABASE_URL: database.url, REDIS_URL: createTestRedisNamespace().url, LOG_LEVEL: 'info' };
+    env = {
+      ...entry.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: createTestRedisNamespace().url,
+      LOG_LEVEL: 'info',
+    };
   });
   afterAll(() => database?.drop());
 
@@ -18,7 +23,9 @@ describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', 
     const ready = await fetch(`${running.baseUrl}/health/ready`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: 'ready', failing: [] });
-    const unknown = await fetch(`${running.baseUrl}/no-such-route`, { headers: { 'X-Request-ID': 'trace-4711' } });
+    const unknown = await fetch(`${running.baseUrl}/no-such-route`, {
+      headers: { 'X-Request-ID': 'trace-4711' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('x-request-id')).toBe('trace-4711');
 
@@ -30,10 +37,19 @@ describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', 
   });
 
   it.each([
-    [{ DATABASE_URL: undefined }, 'Configuration error: DATABASE_URL is required'],
-    [{ DATABASE_URL: 'mysql://localhost/x' }, 'Configuration error: DATABASE_URL must be a postgres:// connection URL'],
+    [
+      { DATABASE_URL: undefined },
+      'Configuration error: DATABASE_URL is required (a postgres:// connection URL)',
+    ],
+    [
+      { DATABASE_URL: 'mysql://localhost/x' },
+      'Configuration error: DATABASE_URL must be a postgres:// connection URL',
+    ],
     [{ PORT: 'eighty' }, 'Configuration error: PORT must be a TCP port number'],
-    [{ LOG_LEVEL: 'chatty' }, 'Configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [
+      { LOG_LEVEL: 'chatty' },
+      'Configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    ],
   ])('stops with one readable line for a bad variable: %j', async (override, line) => {
     const result = await runScript(entry.script, [], { ...env, ...override });
     expect(result.code).toBe(78);
@@ -41,7 +57,7 @@ describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', 
     expect(result.stdout).toBe('');
   });
 
-  if ('REDIS_URL' in entry.requires) {
+  if (entry.usesRedis) {
     it('stops with one readable line when REDIS_URL is missing', async () => {
       const result = await runScript(entry.script, [], { ...env, REDIS_URL: undefined });
       expect(result.code).toBe(78);

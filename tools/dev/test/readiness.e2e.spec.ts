@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type RestartableService, startPrivatePostgres, startPrivateRedis } from '@broker/local-services';
@@ -16,6 +16,7 @@ describe('GET /health/ready when a dependency goes away and comes back', () => {
 
   beforeAll(async () => {
     stateDir = mkdtempSync(path.join(os.tmpdir(), 'bp-readiness-'));
+    chmodSync(stateDir, 0o755); // PostgreSQL started by root runs as the postgres user, which must reach its data
     [postgres, redis] = await Promise.all([
       startPrivatePostgres(path.join(stateDir, 'postgres')),
       startPrivateRedis(path.join(stateDir, 'redis')),
@@ -40,8 +41,10 @@ describe('GET /health/ready when a dependency goes away and comes back', () => {
   }
 
   async function expectReadiness(expected: { status: number; failing: string[] }): Promise<void> {
-    await waitFor(async () => JSON.stringify(await readiness()) === JSON.stringify(expected), 15_000, () =>
-      service.output(),
+    await waitFor(
+      async () => JSON.stringify(await readiness()) === JSON.stringify(expected),
+      15_000,
+      () => service.output(),
     );
   }
 

@@ -50,7 +50,11 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${baseUrl}/health/live`)).ok, 20_000, () => output);
+  await waitFor(
+    async () => (await fetch(`${baseUrl}/health/live`)).ok,
+    20_000,
+    () => output,
+  );
   return {
     baseUrl,
     output: () => output,
@@ -61,7 +65,11 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   };
 }
 
-export async function waitFor(condition: () => Promise<boolean>, timeoutMs: number, context = () => ''): Promise<void> {
+export async function waitFor(
+  condition: () => Promise<boolean>,
+  timeoutMs: number,
+  context = () => '',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await condition().catch(() => false)) return;

@@ -19,8 +19,9 @@ type Ids = Map<string, string>;
 const ARGON2ID = 2;
 
 async function one(db: EntityManager, sql: string, parameters: unknown[]): Promise<string> {
-  const rows = (await db.query(sql, parameters)) as { id: string }[];
-  return rows[0]!.id;
+  const [row] = await db.query<{ id: string }[]>(sql, parameters);
+  if (!row) throw new Error(`No id returned by: ${sql}`);
+  return row.id;
 }
 
 async function upsertTenant(db: EntityManager): Promise<string> {
@@ -73,10 +74,10 @@ async function upsertEmployees(db: EntityManager, tenantId: string, brokers: Ids
 /** The stored ciphertext is only replaced when it does not hold the demo key (e.g. after a key change). */
 async function upsertApiClients(db: EntityManager, tenantId: string, brokers: Ids, cipher: ApiKeyCipher) {
   for (const client of DEMO_API_CLIENTS) {
-    const [existing] = (await db.query(
+    const [existing] = await db.query<{ api_key_ciphertext: string }[]>(
       'SELECT api_key_ciphertext FROM broker.api_client WHERE tenant_id = $1 AND api_id = $2',
       [tenantId, client.apiId],
-    )) as { api_key_ciphertext: string }[];
+    );
     const ciphertext =
       existing && cipher.holds(existing.api_key_ciphertext, client.apiKey)
         ? existing.api_key_ciphertext
@@ -217,10 +218,10 @@ async function upsertCustomerParts(
 
 async function upsertCalcUser(db: EntityManager): Promise<void> {
   const { tenant, username, password } = DEMO_CALC_USER;
-  const [existing] = (await db.query(
+  const [existing] = await db.query<{ password_hash: string }[]>(
     'SELECT password_hash FROM calc.user_account WHERE lower(username) = $1',
     [username],
-  )) as { password_hash: string }[];
+  );
   const passwordHash =
     existing && (await verify(existing.password_hash, password))
       ? existing.password_hash

@@ -1,0 +1,6 @@
+export { DATABASE_NAME, resolvePostgres, startPrivatePostgres } from './postgres.js';
+export { stopChild } from './process-tools.js';
+export { resolveRedis, startPrivateRedis } from './redis.js';
+export { type LocalServices, redactUrl, resolveServices } from './services.js';
+export type { ResolveOptions, RestartableService, ServiceHandle, ServiceSource } from './types.js';
+export { findWorkspaceRoot } from './workspace.js';

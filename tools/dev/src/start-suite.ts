@@ -1,0 +1,174 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
+import { findWorkspaceRoot, type LocalServices, resolveServices, stopChild } from '@broker/local-services';
+import { suite, type SuiteProcess } from './suite.js';
+import { developmentEnvironment } from './dev-environment.js';
+
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+const root = findWorkspaceRoot(__dirname);
+
+interface Launch extends SuiteProcess {
+  readyUrl: string;
+}
+
+function portOf(entry: SuiteProcess): number {
+  const override = process.env[entry.portVariable];
+  if (override === undefined || override === '') return entry.port;
+  const port = Number(override);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`${entry.portVariable} must be a TCP port number (1-65535)`);
+  return port;
+}
+
+function planLaunches(): Launch[] {
+  return suite.map((entry) => {
+    const port = portOf(entry);
+    return { ...entry, port, readyUrl: `http://127.0.0.1:${port}/health/ready` };
+  });
+}
+
+function assertBuilt(launches: Launch[]): void {
+  const missing = launches.filter((launch) => !existsSync(path.join(root, launch.script)));
+  if (missing.length === 0) return;
+  const scripts = missing.map((launch) => launch.script).join(', ');
+  throw new Error(`${scripts} not found: run "pnpm build" first`);
+}
+
+function prefixLines(stream: Readable, prefix: string, target: NodeJS.WritableStream): void {
+  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) =>
+    target.write(`${prefix}${line}\n`),
+  );
+}
+
+/** Owns everything `pnpm start` runs; stop() ends it all and exits the process. */
+class Supervisor {
+  private readonly children = new Set<ChildProcess>();
+  private services: Promise<LocalServices> | undefined;
+  private stopping = false;
+
+  constructor() {
+    for (const signal of STOP_SIGNALS) process.on(signal, () => void this.stop(0));
+    // The apps run in their own process groups: should this process die unexpectedly, do not leave them behind.
+    process.on('exit', () => this.children.forEach((child) => child.kill('SIGTERM')));
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  resolveServices(): Promise<LocalServices> {
+    this.services = resolveServices({
+      stateDir: path.join(root, '.local'),
+      env: process.env,
+      log: (line) => console.log(line),
+    });
+    return this.services;
+  }
+
+  /** A setup step (migrate, seed): its output as is; fails unless it exits with 0. */
+  async runStep(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+    if (this.stopping) return;
+    console.log(`${label}...`);
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
+    this.children.add(child);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    this.children.delete(child);
+    if (code !== 0 && !this.stopping)
+      throw new Error(`${label} failed (exit code ${code ?? 'none: killed'})`);
+  }
+
+  /** A long-running process: output prefixed with its name; exiting on its own stops the suite. */
+  launch(launch: Launch, env: NodeJS.ProcessEnv): void {
+    if (this.stopping) return;
+    const child = spawn(process.execPath, [launch.script], {
+      cwd: root,
+      env: { ...env, PORT: String(launch.port), ...launch.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Own process group: a Ctrl+C reaches the supervisor only, which then stops each process once, with SIGTERM.
+      detached: true,
+    });
+    this.children.add(child);
+    prefixLines(child.stdout, `[${launch.name}] `, process.stdout);
+    prefixLines(child.stderr, `[${launch.name}] `, process.stderr);
+    child.once('exit', (code, signal) => {
+      this.children.delete(child);
+      void this.stop(
+        1,
+        `${launch.name} exited on its own (${signal ?? `exit code ${code}`}); stopping the suite`,
+      );
+    });
+  }
+
+  async stop(code: number, reason?: string): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (reason) console.error(reason);
+    if (this.children.size > 0 || this.services) console.log('Stopping...');
+    await Promise.all(
+      [...this.children].map((child) => stopChild(child, 'SIGTERM', 'SIGKILL', STOP_TIMEOUT_MS)),
+    );
+    const services = await this.services?.catch(() => undefined);
+    await services?.stop();
+    process.exit(code);
+  }
+}
+
+async function answersReady(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    await response.body?.cancel();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntilReady(launches: Launch[], supervisor: Supervisor): Promise<void> {
+  const pending = new Set(launches);
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (pending.size > 0 && !supervisor.isStopping) {
+    for (const launch of [...pending]) if (await answersReady(launch.readyUrl)) pending.delete(launch);
+    if (pending.size === 0) return;
+    if (Date.now() > deadline) {
+      const names = [...pending].map((launch) => `${launch.name} (${launch.readyUrl})`).join(', ');
+      throw new Error(`not ready within ${READY_TIMEOUT_MS / 1000} s: ${names}`);
+    }
+    await delay(500);
+  }
+}
+
+function printLinks(launches: Launch[]): void {
+  const width = Math.max(...launches.map((launch) => launch.name.length)) + 2;
+  const lines = launches.flatMap((launch) =>
+    launch.links.map((link, index) => {
+      const label = index === 0 ? launch.name : '';
+      return `  ${label.padEnd(width)}http://127.0.0.1:${launch.port}${link}`;
+    }),
+  );
+  console.log(['', 'The broker platform is running:', ...lines, '', 'Press Ctrl+C to stop', ''].join('\n'));
+}
+
+async function main(supervisor: Supervisor): Promise<void> {
+  const launches = planLaunches();
+  assertBuilt(launches);
+  const services = await supervisor.resolveServices();
+  const env = developmentEnvironment(services, path.join(root, '.local'));
+  const dbCli = path.join('tools', 'dev', 'dist', 'db-cli.js');
+  await supervisor.runStep('Migrating the database', [dbCli, 'migrate'], env);
+  await supervisor.runStep('Seeding the demo data', [dbCli, 'seed'], env);
+  for (const launch of launches) supervisor.launch(launch, env);
+  await waitUntilReady(launches, supervisor);
+  if (!supervisor.isStopping) printLinks(launches);
+}
+
+const supervisor = new Supervisor();
+main(supervisor).catch((error: unknown) =>
+  supervisor.stop(1, `start-suite: ${error instanceof Error ? error.message : String(error)}`),
+);

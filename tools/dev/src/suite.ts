@@ -1,0 +1,54 @@
+/** One process of `pnpm start`. */
+export interface SuiteProcess {
+  name: string;
+  /** Relative to the repository root. */
+  script: string;
+  port: number;
+  /** Environment variable that overrides `port`. */
+  portVariable: string;
+  /** Paths printed, on the process's own port, once the suite is ready. */
+  links: string[];
+  /** Whether the process uses Redis (and so requires REDIS_URL and checks it for readiness). */
+  usesRedis: boolean;
+  /** Extra environment on top of PORT, DATABASE_URL and REDIS_URL. */
+  env: Record<string, string>;
+}
+
+export const suite: SuiteProcess[] = [
+  {
+    name: 'import-service',
+    usesRedis: true,
+    script: 'apps/import-service/dist/main.js',
+    port: 3001,
+    portVariable: 'IMPORT_PORT',
+    links: ['/api/v1'],
+    env: {},
+  },
+  {
+    name: 'import-worker',
+    usesRedis: true,
+    script: 'apps/import-service/dist/worker.js',
+    port: 3004,
+    portVariable: 'IMPORT_WORKER_PORT',
+    links: ['/health/ready'],
+    env: {},
+  },
+  {
+    name: 'calc-service',
+    usesRedis: false,
+    script: 'apps/calc-service/dist/main.js',
+    port: 3002,
+    portVariable: 'CALC_PORT',
+    links: ['/api'],
+    env: {},
+  },
+  {
+    name: 'broker-service',
+    usesRedis: true,
+    script: 'apps/broker-service/dist/main.js',
+    port: 3003,
+    portVariable: 'BROKER_PORT',
+    links: ['/service/demo/employee/1.0/rest', '/service/demo/broker/1.0/rest'],
+    env: {},
+  },
+];
