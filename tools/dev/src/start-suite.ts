@@ -57,6 +57,18 @@ class Supervisor {
     for (const signal of STOP_SIGNALS) process.on(signal, () => void this.stop(0));
     // The apps run in their own process groups: should this process die unexpectedly, do not leave them behind.
     process.on('exit', () => this.children.forEach((child) => child.kill('SIGTERM')));
+    this.stopWhenOrphaned();
+  }
+
+  /**
+   * A launcher in between (npm, pnpm, sh) may die from a signal without passing it on; the suite then
+   * has a new parent and stops as if it had received SIGTERM itself.
+   */
+  private stopWhenOrphaned(): void {
+    const launcher = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== launcher) void this.stop(0, 'the launching process ended');
+    }, 500).unref();
   }
 
   get isStopping(): boolean {
