@@ -1,5 +1,5 @@
 // `pnpm quickstart` / `pnpm quicktest` for a fresh checkout: runs before anything is installed, so plain Node
-// and no dependencies. Usage: node tools/bootstrap.mjs start|test
+// and no dependencies. Usage: node tools/bootstrap.mjs start|test|lint
 import { spawn, spawnSync } from 'node:child_process';
 
 const PNPM_VERSION = '12.21.0';
@@ -24,6 +24,7 @@ function stepsFor(mode) {
       { label: 'Starting the suite', args: ['start'] },
     ];
   }
+  if (mode === 'lint') return [install, { label: 'Linting', args: ['lint'] }];
   return [install, { label: 'Building and testing', args: ['test'] }];
 }
 
@@ -48,8 +49,8 @@ function run([command, ...prefix], args) {
 }
 
 async function main(mode) {
-  if (mode !== 'start' && mode !== 'test') {
-    console.error('usage: node tools/bootstrap.mjs start|test');
+  if (!['start', 'test', 'lint'].includes(mode)) {
+    console.error('usage: node tools/bootstrap.mjs start|test|lint');
     return 2;
   }
   const pnpm = findPnpm();
