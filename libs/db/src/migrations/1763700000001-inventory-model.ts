@@ -250,7 +250,22 @@ export class InventoryModel1763700000001 implements MigrationInterface {
         FOREIGN KEY (tenant_id, customer_id) REFERENCES broker.customer (tenant_id, id) ON DELETE CASCADE,
         FOREIGN KEY (tenant_id, definition_id) REFERENCES broker.customer_detail_definition (tenant_id, id)
       )`);
+    await this.indexForeignKeys(db);
     for (const table of TABLES) await db.query(touchTrigger(table));
+  }
+
+  /** Foreign keys not already led by another index, so deleting a referenced row does not scan. */
+  private async indexForeignKeys(db: QueryRunner): Promise<void> {
+    await db.query('CREATE INDEX api_client_broker_idx ON broker.api_client (tenant_id, broker_id)');
+    await db.query(
+      'CREATE INDEX archive_entry_document_idx ON broker.archive_entry (tenant_id, document_id)',
+    );
+    await db.query(
+      'CREATE INDEX customer_mandate_idx ON broker.customer (tenant_id, mandate_archive_entry_id) WHERE mandate_archive_entry_id IS NOT NULL',
+    );
+    await db.query(
+      'CREATE INDEX customer_detail_value_definition_idx ON broker.customer_detail_value (tenant_id, definition_id)',
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {

@@ -1,4 +1,5 @@
 import {
+  Index,
   Check,
   Column,
   CreateDateColumn,
@@ -15,6 +16,7 @@ import { Broker } from './broker.js';
   name: 'api_client_tenant_id_broker_id_fkey',
 })
 @Unique('api_client_tenant_id_api_id_key', ['tenantId', 'apiId'])
+@Index('api_client_broker_idx', ['tenantId', 'brokerId'])
 @Check('api_client_api_id_check', `api_id <> ''`)
 export class ApiClient {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })

@@ -21,6 +21,7 @@ import { CustomerDocument } from './customer-document.js';
   name: 'archive_entry_tenant_id_document_id_fkey',
 })
 @Index('archive_entry_customer_idx', ['customerId'])
+@Index('archive_entry_document_idx', ['tenantId', 'documentId'])
 export class ArchiveEntry {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id!: string;

@@ -1,4 +1,12 @@
-import { Column, CreateDateColumn, Entity, ForeignKey, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  ForeignKey,
+  Index,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 import { Customer } from './customer.js';
 import { CustomerDetailDefinition } from './customer-detail-definition.js';
 
@@ -10,6 +18,7 @@ import { CustomerDetailDefinition } from './customer-detail-definition.js';
 @ForeignKey(() => CustomerDetailDefinition, ['tenantId', 'definitionId'], ['tenantId', 'id'], {
   name: 'customer_detail_value_tenant_id_definition_id_fkey',
 })
+@Index('customer_detail_value_definition_idx', ['tenantId', 'definitionId'])
 export class CustomerDetailValue {
   @Column({ type: 'bigint' })
   tenantId!: string;

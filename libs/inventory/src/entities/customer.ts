@@ -37,6 +37,9 @@ export type PersonType = (typeof PERSON_TYPES)[number];
   where: 'external_key IS NOT NULL',
 })
 @Index('customer_broker_idx', ['tenantId', 'brokerId'])
+@Index('customer_mandate_idx', ['tenantId', 'mandateArchiveEntryId'], {
+  where: 'mandate_archive_entry_id IS NOT NULL',
+})
 export class Customer {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id!: string;
