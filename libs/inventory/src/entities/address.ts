@@ -1,16 +1,15 @@
 import {
   Check,
   Column,
-  CreateDateColumn,
   Entity,
   ForeignKey,
   Index,
   JoinColumn,
   ManyToOne,
   PrimaryColumn,
-  UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { TenantRecord } from './base-records.js';
 import { Customer } from './customer.js';
 
 /** Address 0 of a customer is the main residence (address_type 'hauptwohnsitz'), and only it. */
@@ -22,10 +21,7 @@ import { Customer } from './customer.js';
 @Check('address_address_no_check', 'address_no >= 0')
 @Check('address_main_residence_is_zero', `(address_no = 0) = (address_type = 'hauptwohnsitz')`)
 @Index('address_postal_code_idx', ['tenantId', 'postalCode'])
-export class Address {
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class Address extends TenantRecord {
   @PrimaryColumn({ type: 'bigint' })
   customerId!: string;
 
@@ -54,10 +50,4 @@ export class Address {
 
   @Column({ type: 'char', length: 2, default: 'DE' })
   country!: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

@@ -1,14 +1,5 @@
-import {
-  Index,
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  ForeignKey,
-  PrimaryGeneratedColumn,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Index, Check, Column, Entity, ForeignKey, Unique } from 'typeorm';
+import { IdentifiedTenantRecord } from './base-records.js';
 import { Broker } from './broker.js';
 
 @Entity({ schema: 'broker', name: 'api_client' })
@@ -18,13 +9,7 @@ import { Broker } from './broker.js';
 @Unique('api_client_tenant_id_api_id_key', ['tenantId', 'apiId'])
 @Index('api_client_broker_idx', ['tenantId', 'brokerId'])
 @Check('api_client_api_id_check', `api_id <> ''`)
-export class ApiClient {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
-  id!: string;
-
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class ApiClient extends IdentifiedTenantRecord {
   @Column({ type: 'bigint' })
   brokerId!: string;
 
@@ -36,10 +21,4 @@ export class ApiClient {
 
   @Column({ type: 'boolean', default: false })
   blocked!: boolean;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

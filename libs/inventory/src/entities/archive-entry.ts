@@ -1,13 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  ForeignKey,
-  Index,
-  PrimaryGeneratedColumn,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
+import { IdentifiedTenantRecord } from './base-records.js';
 import { Customer } from './customer.js';
 import { CustomerDocument } from './customer-document.js';
 
@@ -22,13 +14,7 @@ import { CustomerDocument } from './customer-document.js';
 })
 @Index('archive_entry_customer_idx', ['customerId'])
 @Index('archive_entry_document_idx', ['tenantId', 'documentId'])
-export class ArchiveEntry {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
-  id!: string;
-
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class ArchiveEntry extends IdentifiedTenantRecord {
   @Column({ type: 'bigint' })
   customerId!: string;
 
@@ -43,10 +29,4 @@ export class ArchiveEntry {
 
   @Column({ type: 'bigint', nullable: true })
   documentId!: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

@@ -1,7 +1,6 @@
 import {
   Check,
   Column,
-  CreateDateColumn,
   Entity,
   ForeignKey,
   Index,
@@ -9,9 +8,9 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
   Unique,
-  UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { TimestampedRecord } from './base-records.js';
 import { Tenant } from './tenant.js';
 
 @Entity({ schema: 'broker', name: 'broker' })
@@ -23,7 +22,7 @@ import { Tenant } from './tenant.js';
 @Check('broker_broker_number_check', `broker_number <> ''`)
 @Check('broker_check', 'parent_id <> id')
 @Index('broker_parent_idx', ['tenantId', 'parentId'])
-export class Broker {
+export class Broker extends TimestampedRecord {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id!: string;
 
@@ -77,10 +76,4 @@ export class Broker {
 
   @Column({ type: 'boolean', default: false })
   blocked!: boolean;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  ForeignKey,
-  PrimaryGeneratedColumn,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Check, Column, Entity, ForeignKey, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { TimestampedRecord } from './base-records.js';
 import { Tenant } from './tenant.js';
 
 /** An insurance company (Versicherungsunternehmen), identified per tenant by its VU number. */
@@ -15,7 +7,7 @@ import { Tenant } from './tenant.js';
 @Unique('company_tenant_id_id_key', ['tenantId', 'id'])
 @Unique('company_tenant_id_vu_number_key', ['tenantId', 'vuNumber'])
 @Check('company_vu_number_check', `vu_number <> ''`)
-export class Company {
+export class Company extends TimestampedRecord {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id!: string;
 
@@ -28,10 +20,4 @@ export class Company {
 
   @Column({ type: 'text' })
   name!: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

@@ -1,15 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  ForeignKey,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, Entity, ForeignKey, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
+import { IdentifiedTenantRecord } from './base-records.js';
 import { Customer } from './customer.js';
 
 @Entity({ schema: 'broker', name: 'contact' })
@@ -22,13 +12,7 @@ import { Customer } from './customer.js';
 // (tenant_id, lower(value)): TypeORM cannot express an expression index, so it only learns the name and
 // leaves the index alone.
 @Index('contact_value_idx', { synchronize: false })
-export class Contact {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
-  id!: string;
-
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class Contact extends IdentifiedTenantRecord {
   @Column({ type: 'bigint' })
   customerId!: string;
 
@@ -48,10 +32,4 @@ export class Contact {
 
   @Column({ type: 'boolean', default: false })
   isStandard!: boolean;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

@@ -2,17 +2,15 @@ import { bigintAsNumber } from '@broker/db';
 import {
   Check,
   Column,
-  CreateDateColumn,
   Entity,
   ForeignKey,
   Index,
   JoinColumn,
   ManyToOne,
-  PrimaryGeneratedColumn,
   Unique,
-  UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { IdentifiedTenantRecord } from './base-records.js';
 import { Broker } from './broker.js';
 import { Company } from './company.js';
 import { Customer } from './customer.js';
@@ -34,13 +32,7 @@ import { Customer } from './customer.js';
 @Check('contract_policy_number_check', `policy_number <> ''`)
 @Index('contract_customer_idx', ['customerId'])
 @Index('contract_broker_idx', ['tenantId', 'brokerId', 'companyId'])
-export class Contract {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
-  id!: string;
-
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class Contract extends IdentifiedTenantRecord {
   @Column({ type: 'bigint' })
   brokerId!: string;
 
@@ -91,10 +83,4 @@ export class Contract {
 
   @Column({ type: 'char', length: 3, default: 'EUR' })
   currency!: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

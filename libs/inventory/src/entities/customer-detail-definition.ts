@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  ForeignKey,
-  PrimaryGeneratedColumn,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Unique } from 'typeorm';
+import { IdentifiedTenantRecord } from './base-records.js';
 import { Broker } from './broker.js';
 import { sqlStringList } from './sql-literals.js';
 
@@ -31,13 +23,7 @@ export type CustomerDetailType = (typeof CUSTOMER_DETAIL_TYPES)[number];
   `value_type IN (${sqlStringList(CUSTOMER_DETAIL_TYPES)})`,
 )
 @Check('customer_detail_definition_check', `(value_type = 'auswahl') = (options IS NOT NULL)`)
-export class CustomerDetailDefinition {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
-  id!: string;
-
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class CustomerDetailDefinition extends IdentifiedTenantRecord {
   @Column({ type: 'bigint' })
   brokerId!: string;
 
@@ -52,10 +38,4 @@ export class CustomerDetailDefinition {
 
   @Column({ type: 'jsonb', nullable: true })
   options!: Record<string, string> | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

@@ -1,12 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  ForeignKey,
-  Index,
-  PrimaryColumn,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { TenantRecord } from './base-records.js';
 import { Customer } from './customer.js';
 import { CustomerDetailDefinition } from './customer-detail-definition.js';
 
@@ -19,10 +12,7 @@ import { CustomerDetailDefinition } from './customer-detail-definition.js';
   name: 'customer_detail_value_tenant_id_definition_id_fkey',
 })
 @Index('customer_detail_value_definition_idx', ['tenantId', 'definitionId'])
-export class CustomerDetailValue {
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class CustomerDetailValue extends TenantRecord {
   @PrimaryColumn({ type: 'bigint' })
   customerId!: string;
 
@@ -31,10 +21,4 @@ export class CustomerDetailValue {
 
   @Column({ type: 'jsonb' })
   value!: string | number | boolean;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

@@ -1,15 +1,6 @@
 import { bigintAsNumber } from '@broker/db';
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  ForeignKey,
-  Index,
-  PrimaryGeneratedColumn,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
+import { IdentifiedTenantRecord } from './base-records.js';
 import { Customer } from './customer.js';
 
 /** A file stored for a customer; the content lives in object storage under storage_key. */
@@ -21,13 +12,7 @@ import { Customer } from './customer.js';
 })
 @Check('document_size_bytes_check', 'size_bytes >= 0')
 @Index('document_customer_idx', ['customerId'])
-export class CustomerDocument {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
-  id!: string;
-
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class CustomerDocument extends IdentifiedTenantRecord {
   @Column({ type: 'bigint' })
   customerId!: string;
 
@@ -48,10 +33,4 @@ export class CustomerDocument {
 
   @Column({ type: 'text' })
   storageKey!: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

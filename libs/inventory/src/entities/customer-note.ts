@@ -1,12 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  ForeignKey,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
+import { IdentifiedTenantRecord } from './base-records.js';
 import { Customer } from './customer.js';
 
 @Entity({ schema: 'broker', name: 'customer_note' })
@@ -15,13 +8,7 @@ import { Customer } from './customer.js';
   onDelete: 'CASCADE',
 })
 @Index('customer_note_customer_idx', ['customerId'])
-export class CustomerNote {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
-  id!: string;
-
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class CustomerNote extends IdentifiedTenantRecord {
   @Column({ type: 'bigint' })
   customerId!: string;
 
@@ -30,10 +17,4 @@ export class CustomerNote {
 
   @Column({ type: 'text' })
   text!: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

@@ -1,17 +1,15 @@
 import {
   Check,
   Column,
-  CreateDateColumn,
   Entity,
   ForeignKey,
   Index,
   JoinColumn,
   ManyToOne,
-  PrimaryGeneratedColumn,
   Unique,
-  UpdateDateColumn,
   type Relation,
 } from 'typeorm';
+import { IdentifiedTenantRecord } from './base-records.js';
 import { ArchiveEntry } from './archive-entry.js';
 import { Broker } from './broker.js';
 import { sqlStringList } from './sql-literals.js';
@@ -40,13 +38,7 @@ export type PersonType = (typeof PERSON_TYPES)[number];
 @Index('customer_mandate_idx', ['tenantId', 'mandateArchiveEntryId'], {
   where: 'mandate_archive_entry_id IS NOT NULL',
 })
-export class Customer {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
-  id!: string;
-
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class Customer extends IdentifiedTenantRecord {
   @Column({ type: 'bigint' })
   brokerId!: string;
 
@@ -117,10 +109,4 @@ export class Customer {
 
   @Column({ type: 'text', nullable: true })
   externalKey!: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

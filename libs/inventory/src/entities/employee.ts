@@ -1,13 +1,5 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  ForeignKey,
-  PrimaryGeneratedColumn,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Unique } from 'typeorm';
+import { IdentifiedTenantRecord } from './base-records.js';
 import { Broker } from './broker.js';
 
 @Entity({ schema: 'broker', name: 'employee' })
@@ -16,13 +8,7 @@ import { Broker } from './broker.js';
 })
 @Unique('employee_tenant_id_broker_id_employee_code_key', ['tenantId', 'brokerId', 'employeeCode'])
 @Check('employee_employee_code_check', `employee_code ~ '^[A-Za-z0-9_-]{1,32}$'`)
-export class Employee {
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
-  id!: string;
-
-  @Column({ type: 'bigint' })
-  tenantId!: string;
-
+export class Employee extends IdentifiedTenantRecord {
   @Column({ type: 'bigint' })
   brokerId!: string;
 
@@ -40,10 +26,4 @@ export class Employee {
 
   @Column({ type: 'boolean', default: false })
   blocked!: boolean;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }

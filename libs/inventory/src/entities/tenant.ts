@@ -1,17 +1,10 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  PrimaryGeneratedColumn,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Check, Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { TimestampedRecord } from './base-records.js';
 
 @Entity({ schema: 'broker', name: 'tenant' })
 @Unique('tenant_code_key', ['code'])
 @Check('tenant_code_check', `code ~ '^[a-z0-9][a-z0-9_-]{0,31}$'`)
-export class Tenant {
+export class Tenant extends TimestampedRecord {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id!: string;
 
@@ -20,10 +13,4 @@ export class Tenant {
 
   @Column({ type: 'text' })
   name!: string;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt!: Date;
 }
