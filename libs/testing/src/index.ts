@@ -3,3 +3,4 @@ export * from './test-database.js';
 export * from './test-redis.js';
 export * from './error-probe.js';
 export * from './error-shape-suite.js';
+export * from './test-authorization-server.js';

@@ -1,0 +1,119 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import {
+  createRemoteJWKSet,
+  errors as joseErrors,
+  type JWTPayload,
+  jwtVerify,
+  type JWTVerifyGetKey,
+} from 'jose';
+import { DomainError, ErrorCode } from '@broker/errors';
+
+export interface OAuthSettings {
+  issuer: string;
+  audience: string;
+  /** The authorization server's JWKS endpoint; or else `publicKeyPem`. */
+  jwksUrl?: string;
+  publicKeyPem?: string;
+  /** Accepted signature algorithms; a token signed otherwise (or with `none`) is refused. */
+  algorithms: string[];
+  requiredScope: string;
+}
+
+/** Who called: a person or a service account, always acting for one broker of one tenant. */
+export interface OAuthPrincipal {
+  kind: 'user' | 'service';
+  tenantCode: string;
+  brokerNumber: string;
+  /** `sub` for a person, `client_id` for a service account. */
+  subject: string;
+}
+
+function invalidToken(description: string): DomainError {
+  return new DomainError(ErrorCode.AuthenticationFailed, description, [], {
+    'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}"`,
+  });
+}
+
+function insufficientScope(scope: string): DomainError {
+  return new DomainError(ErrorCode.InsufficientScope, `The token lacks the scope ${scope}`, [], {
+    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+  });
+}
+
+/** Scopes from `scope` (space-separated string) or `scp` (array), as authorization servers differ. */
+function scopesOf(payload: JWTPayload): string[] {
+  const scopes: string[] = [];
+  if (typeof payload.scope === 'string') scopes.push(...payload.scope.split(' ').filter(Boolean));
+  if (Array.isArray(payload.scp))
+    scopes.push(...payload.scp.filter((s): s is string => typeof s === 'string'));
+  return scopes;
+}
+
+function stringClaim(payload: JWTPayload, claim: string): string | undefined {
+  const value = payload[claim];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function describeVerificationFailure(error: unknown): string {
+  if (error instanceof joseErrors.JWTExpired) return 'The token has expired';
+  if (error instanceof joseErrors.JWTClaimValidationFailed)
+    return `The token's ${error.claim} claim is not accepted`;
+  if (error instanceof joseErrors.JOSEAlgNotAllowed)
+    return 'The token is signed with an algorithm that is not accepted';
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The token signature is not valid';
+  if (error instanceof joseErrors.JWKSNoMatchingKey) return 'The token was signed with an unknown key';
+  return 'The token is not a valid JWT';
+}
+
+/**
+ * Verifies OAuth 2.0 bearer tokens of the external authorization server: signature (JWKS or a configured
+ * public key, allowed algorithms only), issuer, audience, expiry, and the required scope.
+ */
+export class OAuthTokenVerifier {
+  private readonly key: JWTVerifyGetKey | KeyObject;
+
+  constructor(private readonly settings: OAuthSettings) {
+    if (settings.jwksUrl) this.key = createRemoteJWKSet(new URL(settings.jwksUrl));
+    else if (settings.publicKeyPem) this.key = createPublicKey(settings.publicKeyPem);
+    else throw new Error('OAuth verification needs a JWKS URL or a public key');
+  }
+
+  async verify(authorization: string | undefined): Promise<OAuthPrincipal> {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+    if (!token) throw invalidToken('A bearer token is required');
+    const payload = await this.verifiedPayload(token);
+    if (!scopesOf(payload).includes(this.settings.requiredScope))
+      throw insufficientScope(this.settings.requiredScope);
+    return this.principalOf(payload);
+  }
+
+  private async verifiedPayload(token: string): Promise<JWTPayload> {
+    const options = {
+      issuer: this.settings.issuer,
+      audience: this.settings.audience,
+      algorithms: this.settings.algorithms,
+      requiredClaims: ['exp'],
+    };
+    try {
+      const { payload } =
+        typeof this.key === 'function'
+          ? await jwtVerify(token, this.key, options)
+          : await jwtVerify(token, this.key, options);
+      return payload;
+    } catch (error) {
+      throw invalidToken(describeVerificationFailure(error));
+    }
+  }
+
+  private principalOf(payload: JWTPayload): OAuthPrincipal {
+    const tenantCode = stringClaim(payload, 'tenant');
+    const brokerNumber = stringClaim(payload, 'broker_id');
+    if (!tenantCode || !brokerNumber) throw invalidToken('The token names no tenant or broker');
+    const clientId = stringClaim(payload, 'client_id');
+    const isServiceAccount =
+      clientId !== undefined && (payload.sub === undefined || payload.sub === clientId);
+    if (isServiceAccount) return { kind: 'service', tenantCode, brokerNumber, subject: clientId };
+    if (!payload.sub) throw invalidToken('The token names no subject');
+    return { kind: 'user', tenantCode, brokerNumber, subject: payload.sub };
+  }
+}
