@@ -6,7 +6,7 @@ export const TIMESTAMP_COLUMNS = `
 
 /** Keeps updated_at current on every UPDATE, including set-based ones that bypass the ORM. */
 export function touchTrigger(table: string): string {
-  const name = table.replace('.', '_');
+  const name = table.replace(/"/g, '').replace('.', '_');
   return `CREATE TRIGGER ${name}_touch BEFORE UPDATE ON ${table}
     FOR EACH ROW EXECUTE FUNCTION public.touch_updated_at()`;
 }
