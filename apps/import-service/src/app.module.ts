@@ -3,6 +3,7 @@ import { inventoryEntities } from '@broker/inventory';
 import { createApiExceptionFilter } from '@broker/errors';
 import { PlatformModule } from '@broker/platform';
 import type { ImportConfig } from './config.js';
+import { ImportModule } from './imports/import.module.js';
 
 /** Area A, HTTP API process: uploads and process lists under /api/v1. */
 @Module({})
@@ -19,6 +20,7 @@ export class AppModule {
           redisUrl: config.REDIS_URL,
           errorFilter: createApiExceptionFilter(),
         }),
+        ImportModule.forRoot(config),
       ],
     };
   }

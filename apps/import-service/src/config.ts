@@ -1,10 +1,36 @@
-import { baseEnvShape, env, loadConfig } from '@broker/config';
+import { baseEnvShape, env, loadConfig, requireOneOf } from '@broker/config';
 
-/** The API and the worker read the same variables; each process uses its own PORT. */
-export const importEnvShape = { ...baseEnvShape, PORT: env.port(3001), REDIS_URL: env.redisUrl() };
+/** The worker's variables; the API reads these too. */
+export const importWorkerEnvShape = {
+  ...baseEnvShape,
+  PORT: env.port(3004),
+  REDIS_URL: env.redisUrl(),
+  IMPORT_STORAGE_DIR: env.requiredText(),
+};
+
+/** The API's variables: the worker's plus the OAuth resource server and the upload limit. */
+export const importEnvShape = {
+  ...importWorkerEnvShape,
+  PORT: env.port(3001),
+  IMPORT_OAUTH_ISSUER: env.requiredText(),
+  IMPORT_OAUTH_AUDIENCE: env.requiredText(),
+  IMPORT_OAUTH_JWKS_URL: env.httpUrl(),
+  IMPORT_OAUTH_PUBLIC_KEY: env.optionalText(),
+  IMPORT_OAUTH_ALGORITHMS: env.list(['RS256']),
+  IMPORT_MAX_UPLOAD_BYTES: env.positiveInt(200 * 1024 * 1024),
+};
 
 export type ImportConfig = ReturnType<typeof loadImportConfig>;
+export type ImportWorkerConfig = ReturnType<typeof loadImportWorkerConfig>;
+
+export function checkImportConfig(config: Record<string, unknown>): void {
+  requireOneOf(config, ['IMPORT_OAUTH_JWKS_URL', 'IMPORT_OAUTH_PUBLIC_KEY']);
+}
 
 export function loadImportConfig() {
-  return loadConfig(importEnvShape);
+  return loadConfig(importEnvShape, checkImportConfig);
+}
+
+export function loadImportWorkerConfig() {
+  return loadConfig(importWorkerEnvShape);
 }

@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { inventoryEntities } from '@broker/inventory';
 import { createApiExceptionFilter } from '@broker/errors';
 import { PlatformModule } from '@broker/platform';
-import type { ImportConfig } from './config.js';
+import type { ImportWorkerConfig } from './config.js';
 
 /**
  * Area A, worker process: runs the import pipeline's jobs. It serves no API, only the probes
@@ -10,7 +10,7 @@ import type { ImportConfig } from './config.js';
  */
 @Module({})
 export class WorkerModule {
-  static forRoot(config: ImportConfig): DynamicModule {
+  static forRoot(config: ImportWorkerConfig): DynamicModule {
     return {
       module: WorkerModule,
       imports: [

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { serve } from '@broker/platform';
-import { loadImportConfig } from './config.js';
+import { loadImportWorkerConfig } from './config.js';
 import { WorkerModule } from './worker.module.js';
 
-const config = loadImportConfig();
+const config = loadImportWorkerConfig();
 void serve(WorkerModule.forRoot(config), {
   service: 'import-worker',
   config,

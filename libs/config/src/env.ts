@@ -46,6 +46,23 @@ export const env = {
       )
       .transform((value) => Buffer.from(value, 'base64')),
   text: (fallback: string) => z.string().min(1, 'must not be empty').default(fallback),
+  optionalText: () => z.string().min(1, 'must not be empty').optional(),
+  requiredText: () => z.string({ error: 'is required' }).min(1, 'is required'),
+  httpUrl: () =>
+    z
+      .string()
+      .refine((value) => hasProtocol(value, ['http:', 'https:']), 'must be an http:// or https:// URL')
+      .optional(),
+  list: (fallback: string[]) =>
+    z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      )
+      .default(fallback),
 };
 
 function hasProtocol(value: string, protocols: string[]): boolean {
@@ -88,6 +105,12 @@ export function parseConfig<Shape extends z.ZodRawShape>(
   return result.data;
 }
 
+/** For settings that may come from one of several variables: names them all when none is set. */
+export function requireOneOf(config: Record<string, unknown>, names: string[]): void {
+  if (names.some((name) => config[name] !== undefined)) return;
+  throw new ConfigError(`${names.join(' or ')} is required`);
+}
+
 /** Exit status of a process stopped by bad configuration (EX_CONFIG from sysexits.h). */
 export const CONFIG_EXIT_CODE = 78;
 
@@ -95,9 +118,15 @@ export const CONFIG_EXIT_CODE = 78;
  * Reads the process environment once at boot. A bad variable stops the process with one readable line
  * on stderr and exit code 78; nothing else in the code base reads process.env.
  */
-export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape): z.output<z.ZodObject<Shape>> {
+export function loadConfig<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  /** Rules across variables; throw a ConfigError to refuse the configuration. */
+  check: (config: z.output<z.ZodObject<Shape>>) => void = () => undefined,
+): z.output<z.ZodObject<Shape>> {
   try {
-    return parseConfig(shape, process.env);
+    const config = parseConfig(shape, process.env);
+    check(config);
+    return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`Configuration error: ${error.message}\n`);

@@ -1,1 +1,2 @@
 export * from './import-process.js';
+export * from './import-requests.js';

@@ -5,7 +5,11 @@ import { DomainError } from './domain-error.js';
 export function describeValidationErrors(errors: ValidationError[], parentPath = ''): string[] {
   return errors.flatMap((error) => {
     const path = parentPath ? `${parentPath}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((text) => withPath(path, error.property, text));
+    const own = Object.entries(error.constraints ?? {}).map(([constraint, text]) =>
+      constraint === 'whitelistValidation'
+        ? `property ${path} should not exist`
+        : withPath(path, error.property, text),
+    );
     return [...own, ...describeValidationErrors(error.children ?? [], path)];
   });
 }

@@ -49,3 +49,4 @@ export const inventoryEntities = [
   CustomerDetailDefinition,
   CustomerDetailValue,
 ];
+export * from './broker-hierarchy.js';

@@ -1,39 +1,69 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LocalServices } from '@broker/local-services';
 
-/** Secrets the suite needs that have no safe default. Generated once per checkout, never committed. */
-const SECRET_GENERATORS: Record<string, () => string> = {
-  API_KEY_ENCRYPTION_KEY: () => randomBytes(32).toString('base64'),
-};
+/** Development values with no safe default, generated once per checkout into `<stateDir>/dev-secrets.json`. */
+interface DevelopmentSecrets {
+  API_KEY_ENCRYPTION_KEY: string;
+  /** Verifies import-service tokens in development; `pnpm token:dev` signs with the private half. */
+  IMPORT_OAUTH_PUBLIC_KEY: string;
+  devTokenPrivateKey: string;
+}
 
-/**
- * Development values for the secret variables, kept in `<stateDir>/dev-secrets.json` (git-ignored, mode 600)
- * so `pnpm db:seed` and `pnpm start` encrypt and decrypt with the same key across runs.
- */
-function developmentSecrets(stateDir: string): Record<string, string> {
+export const DEV_OAUTH_ISSUER = 'https://auth.dev.broker-platform.local/';
+export const DEV_OAUTH_AUDIENCE = 'broker-platform-import';
+
+function generateSecrets(): DevelopmentSecrets {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    IMPORT_OAUTH_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    devTokenPrivateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+}
+
+/** Reads the secrets file (git-ignored, mode 600), creating it or adding what a newer version needs. */
+export function developmentSecrets(stateDir: string): DevelopmentSecrets {
   const file = path.join(stateDir, 'dev-secrets.json');
-  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
-  const missing = Object.keys(SECRET_GENERATORS).filter((name) => !stored[name]);
-  if (missing.length === 0) return stored;
-  for (const name of missing) stored[name] = SECRET_GENERATORS[name]?.() ?? '';
-  mkdirSync(stateDir, { recursive: true });
-  writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
-  return stored;
+  const stored = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<DevelopmentSecrets>)
+    : {};
+  const complete = { ...generateSecretsFor(stored), ...stored } as DevelopmentSecrets;
+  if (Object.keys(complete).length !== Object.keys(stored).length) {
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(file, `${JSON.stringify(complete, null, 2)}\n`, { mode: 0o600 });
+  }
+  return complete;
+}
+
+function generateSecretsFor(stored: Partial<DevelopmentSecrets>): Partial<DevelopmentSecrets> {
+  const fresh = generateSecrets();
+  // The key pair is one unit: regenerate both halves unless both are stored.
+  if (stored.IMPORT_OAUTH_PUBLIC_KEY && stored.devTokenPrivateKey) {
+    return { API_KEY_ENCRYPTION_KEY: fresh.API_KEY_ENCRYPTION_KEY };
+  }
+  return fresh;
 }
 
 /**
  * The environment the development CLIs hand to their children: the caller's, the resolved service URLs,
- * and development secrets where the caller did not set them.
+ * and development values where the caller did not set them. The token-signing key is never passed on.
  */
 export function developmentEnvironment(services: LocalServices, stateDir: string): NodeJS.ProcessEnv {
+  const secrets = developmentSecrets(stateDir);
+  const defaults: NodeJS.ProcessEnv = {
+    API_KEY_ENCRYPTION_KEY: secrets.API_KEY_ENCRYPTION_KEY,
+    IMPORT_OAUTH_PUBLIC_KEY: secrets.IMPORT_OAUTH_PUBLIC_KEY,
+    IMPORT_OAUTH_ISSUER: DEV_OAUTH_ISSUER,
+    IMPORT_OAUTH_AUDIENCE: DEV_OAUTH_AUDIENCE,
+    IMPORT_STORAGE_DIR: path.join(stateDir, 'import-files'),
+  };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: services.databaseUrl,
     REDIS_URL: services.redisUrl,
   };
-  const secrets = developmentSecrets(stateDir);
-  const unset = Object.fromEntries(Object.entries(secrets).filter(([name]) => !env[name]));
+  const unset = Object.fromEntries(Object.entries(defaults).filter(([name]) => !env[name]));
   return { ...env, ...unset };
 }

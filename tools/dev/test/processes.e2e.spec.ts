@@ -1,22 +1,34 @@
-import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@broker/testing';
+import {
+  createImportTestEnvironment,
+  createTestDatabase,
+  createTestRedisNamespace,
+  type ImportTestEnvironment,
+  type TestDatabase,
+} from '@broker/testing';
 import { suite } from '../src/suite.js';
 import { runScript, startProcess } from './run-cli.js';
 
 /** Every process of the suite, as `pnpm start` runs it: built output, configured by environment only. */
 describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', (_name, entry) => {
   let database: TestDatabase;
+  let importEnvironment: ImportTestEnvironment;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
     database = await createTestDatabase();
+    importEnvironment = await createImportTestEnvironment();
     env = {
       ...entry.env,
+      ...importEnvironment.env,
       DATABASE_URL: database.url,
       REDIS_URL: createTestRedisNamespace().url,
       LOG_LEVEL: 'info',
     };
   });
-  afterAll(() => database?.drop());
+  afterAll(async () => {
+    await database?.drop();
+    await importEnvironment?.cleanup();
+  });
 
   it('boots against the real services, is ready, logs JSON with request ids, and exits 0 on SIGTERM', async () => {
     const running = await startProcess(entry.script, env);
@@ -62,6 +74,16 @@ describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', 
       const result = await runScript(entry.script, [], { ...env, REDIS_URL: undefined });
       expect(result.code).toBe(78);
       expect(result.stderr).toBe('Configuration error: REDIS_URL is required (a redis:// connection URL)\n');
+    });
+  }
+
+  if (entry.name === 'import-service') {
+    it('stops with one readable line when neither a JWKS URL nor a public key is configured', async () => {
+      const result = await runScript(entry.script, [], { ...env, IMPORT_OAUTH_JWKS_URL: undefined });
+      expect(result.code).toBe(78);
+      expect(result.stderr).toBe(
+        'Configuration error: IMPORT_OAUTH_JWKS_URL or IMPORT_OAUTH_PUBLIC_KEY is required\n',
+      );
     });
   }
 });

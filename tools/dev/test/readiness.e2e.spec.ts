@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type RestartableService, startPrivatePostgres, startPrivateRedis } from '@broker/local-services';
+import { createImportTestEnvironment, type ImportTestEnvironment } from '@broker/testing';
 import { type RunningProcess, startProcess, waitFor } from './run-cli.js';
 
 /**
@@ -13,6 +14,7 @@ describe('GET /health/ready when a dependency goes away and comes back', () => {
   let postgres: RestartableService;
   let redis: RestartableService;
   let service: RunningProcess;
+  let importEnvironment: ImportTestEnvironment;
 
   beforeAll(async () => {
     stateDir = mkdtempSync(path.join(os.tmpdir(), 'bp-readiness-'));
@@ -21,7 +23,9 @@ describe('GET /health/ready when a dependency goes away and comes back', () => {
       startPrivatePostgres(path.join(stateDir, 'postgres')),
       startPrivateRedis(path.join(stateDir, 'redis')),
     ]);
+    importEnvironment = await createImportTestEnvironment();
     service = await startProcess('apps/import-service/dist/main.js', {
+      ...importEnvironment.env,
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,
       LOG_LEVEL: 'warn',
@@ -30,7 +34,7 @@ describe('GET /health/ready when a dependency goes away and comes back', () => {
 
   afterAll(async () => {
     await service?.terminate();
-    await Promise.all([postgres?.stop(), redis?.stop()]);
+    await Promise.all([postgres?.stop(), redis?.stop(), importEnvironment?.cleanup()]);
     rmSync(stateDir, { recursive: true, force: true });
   });
 

@@ -67,13 +67,13 @@ describe('OAuthTokenVerifier', () => {
   });
 
   it.each([
-    ['no header', async () => undefined, 'A bearer token is required'],
+    ['no header', () => Promise.resolve(undefined), 'A bearer token is required'],
     [
       'another scheme',
-      async () => `Basic ${Buffer.from('a:b').toString('base64')}`,
+      () => Promise.resolve(`Basic ${Buffer.from('a:b').toString('base64')}`),
       'A bearer token is required',
     ],
-    ['garbage', async () => 'Bearer not.a.jwt', 'The token is not a valid JWT'],
+    ['garbage', () => Promise.resolve('Bearer not.a.jwt'), 'The token is not a valid JWT'],
     [
       'an expired token',
       async (s: TestAuthorizationServer) => `Bearer ${await s.token({ expiresIn: -60 })}`,
@@ -104,7 +104,10 @@ describe('OAuthTokenVerifier', () => {
   it('refuses a tampered token and one signed by another key', async () => {
     const [header, payload, signature] = (await authServer.token()).split('.');
     const forged = Buffer.from(
-      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), broker_id: 'V2000' }),
+      JSON.stringify({
+        ...JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()),
+        broker_id: 'V2000',
+      }),
     );
     const tampered = `Bearer ${header}.${forged.toString('base64url')}.${signature}`;
     expect((await rejection(viaPem.verify(tampered))).message).toBe('The token signature is not valid');

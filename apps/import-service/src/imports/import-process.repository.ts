@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { ImportFileType, ImportStatus } from '@broker/contracts';
+import { visibleBrokersCte } from '@broker/inventory';
+import type { BrokerRef, CompanyRef } from './broker-directory.js';
+
+export interface NewImportProcess {
+  broker: BrokerRef;
+  requestedBy: string;
+  fileType: ImportFileType;
+  fileName: string;
+  fileSize: number;
+  fileSha256: string;
+  storageKey: string;
+  companies: CompanyRef[];
+}
+
+export interface ImportProcessRow {
+  id: string;
+  status: ImportStatus;
+  fileType: ImportFileType;
+  brokerNumber: string;
+  brokerName: string;
+  startedAt: Date;
+  endedAt: Date | null;
+  amountOfRecords: number | null;
+  companies: { id: string; name: string }[];
+}
+
+@Injectable()
+export class ImportProcessRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /** The process, its companies and its first status entry, in one transaction. */
+  async create(process: NewImportProcess): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      const [{ id }] = await tx.query<[{ id: string }]>(
+        `INSERT INTO "import".import_process
+           (tenant_id, broker_id, requested_by, file_type, status, file_name, file_size, file_sha256, storage_key)
+         VALUES ($1, $2, $3, $4, 'uploaded', $5, $6, $7, $8) RETURNING id`,
+        [
+          process.broker.tenantId,
+          process.broker.brokerId,
+          process.requestedBy,
+          process.fileType,
+          process.fileName,
+          process.fileSize,
+          process.fileSha256,
+          process.storageKey,
+        ],
+      );
+      await tx.query(
+        `INSERT INTO "import".import_process_company (process_id, tenant_id, company_id)
+         SELECT $1, $2, unnest($3::bigint[])`,
+        [id, process.broker.tenantId, process.companies.map((company) => company.id)],
+      );
+      await tx.query(
+        `INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'uploaded')`,
+        [id],
+      );
+      return id;
+    });
+  }
+
+  /** Processes of `caller`'s broker and every broker below it, newest first. */
+  async listVisible(caller: BrokerRef, page: { limit: number; offset: number }): Promise<ImportProcessRow[]> {
+    return this.db.query<ImportProcessRow[]>(
+      `WITH RECURSIVE ${visibleBrokersCte(1, 2)}
+       SELECT p.id, p.status, p.file_type AS "fileType", b.broker_number AS "brokerNumber", b.name AS "brokerName",
+              p.started_at AS "startedAt", p.ended_at AS "endedAt", p.amount_of_records AS "amountOfRecords",
+              COALESCE((SELECT json_agg(json_build_object('id', c.vu_number, 'name', c.name) ORDER BY c.vu_number)
+                          FROM "import".import_process_company pc JOIN broker.company c ON c.id = pc.company_id
+                         WHERE pc.process_id = p.id), '[]') AS companies
+         FROM "import".import_process p
+         JOIN visible_broker v ON v.id = p.broker_id
+         JOIN broker.broker b ON b.id = p.broker_id
+        WHERE p.tenant_id = $1
+        ORDER BY p.started_at DESC, p.id
+        LIMIT $3 OFFSET $4`,
+      [caller.tenantId, caller.brokerId, page.limit, page.offset],
+    );
+  }
+}

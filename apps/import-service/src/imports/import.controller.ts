@@ -1,0 +1,42 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Post,
+  Query,
+  Req,
+  UploadedFile,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import type { Request } from 'express';
+import { ListImportsQuery, StartImportForm, type ImportProcessView } from '@broker/contracts';
+import { OAuthBearerGuard, principalOf } from '@broker/auth';
+import type { StoredUpload } from '../storage/upload-storage-engine.js';
+import { RemoveUploadOnErrorInterceptor } from './remove-upload-on-error.interceptor.js';
+import { ImportService } from './import.service.js';
+
+/** Area A, base /api/v1: start an import and list import processes. */
+@Controller('api/v1')
+@UseGuards(OAuthBearerGuard)
+export class ImportController {
+  constructor(private readonly imports: ImportService) {}
+
+  @Post('import')
+  @HttpCode(200)
+  @UseInterceptors(FileInterceptor('file'), RemoveUploadOnErrorInterceptor)
+  start(
+    @Req() request: Request,
+    @UploadedFile() file: StoredUpload | undefined,
+    @Body() form: StartImportForm,
+  ): Promise<{ process_id: string }> {
+    return this.imports.startImport(principalOf(request), file, form);
+  }
+
+  @Get('list')
+  list(@Req() request: Request, @Query() query: ListImportsQuery): Promise<ImportProcessView[]> {
+    return this.imports.list(principalOf(request), query);
+  }
+}

@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import type { ImportProcessView, ListImportsQuery, StartImportForm } from '@broker/contracts';
+import type { OAuthPrincipal } from '@broker/auth';
+import { DomainError, ErrorCode } from '@broker/errors';
+import type { StoredUpload } from '../storage/upload-storage-engine.js';
+import { BrokerDirectory, type BrokerRef, type CompanyRef } from './broker-directory.js';
+import { detectFileType } from './file-format.js';
+import { ImportProcessRepository, type ImportProcessRow } from './import-process.repository.js';
+
+function clientError(message: string): DomainError {
+  return new DomainError(ErrorCode.ValidationFailed, message);
+}
+
+function epochSeconds(time: Date): number {
+  return Math.floor(time.getTime() / 1000);
+}
+
+/** The spec's ImportProcess shape. */
+export function toImportProcessView(row: ImportProcessRow): ImportProcessView {
+  return {
+    process_id: row.id,
+    status: row.status,
+    ...(row.fileType === 'GDV' ? { companies: row.companies } : {}),
+    broker: { id: row.brokerNumber, name: row.brokerName },
+    start_time: epochSeconds(row.startedAt),
+    end_time: row.status === 'processed' && row.endedAt ? epochSeconds(row.endedAt) : null,
+    type: row.fileType,
+    ...(row.amountOfRecords !== null ? { amount_of_records: row.amountOfRecords } : {}),
+  };
+}
+
+@Injectable()
+export class ImportService {
+  constructor(
+    private readonly brokers: BrokerDirectory,
+    private readonly processes: ImportProcessRepository,
+  ) {}
+
+  /** The broker the token acts for; a broker unknown in the tenant, or blocked, may not import. */
+  async callerBroker(principal: OAuthPrincipal): Promise<BrokerRef> {
+    const broker = await this.brokers.findBroker(principal.tenantCode, principal.brokerNumber);
+    if (!broker) throw new DomainError(ErrorCode.Forbidden, `Broker ${principal.brokerNumber} is not known`);
+    if (broker.blocked) throw new DomainError(ErrorCode.Forbidden, `Broker ${broker.number} is blocked`);
+    return broker;
+  }
+
+  /**
+   * Checks the stored upload and the form and records the process. On a refusal the caller
+   * (RemoveUploadOnErrorInterceptor) removes the stored file.
+   */
+  async startImport(principal: OAuthPrincipal, upload: StoredUpload | undefined, form: StartImportForm) {
+    if (!upload || upload.size === 0) throw clientError('file is empty');
+    const fileType = detectFileType(upload.head);
+    if (!fileType) throw clientError('The file is neither a GDV file nor a CSV import file');
+    const caller = await this.callerBroker(principal);
+    const broker = await this.targetBroker(caller, form.broker);
+    const companies = await this.companies(caller, form.companies ?? []);
+    if (fileType === 'GDV' && companies.length === 0) throw clientError('no companies set');
+    const processId = await this.processes.create({
+      broker,
+      requestedBy: `${principal.kind}:${principal.subject}`,
+      fileType,
+      fileName: upload.originalname,
+      fileSize: upload.size,
+      fileSha256: upload.sha256,
+      storageKey: upload.storageKey,
+      companies,
+    });
+    return { process_id: processId };
+  }
+
+  async list(principal: OAuthPrincipal, query: ListImportsQuery): Promise<ImportProcessView[]> {
+    const caller = await this.callerBroker(principal);
+    const rows = await this.processes.listVisible(caller, query);
+    return rows.map(toImportProcessView);
+  }
+
+  private async targetBroker(caller: BrokerRef, brokerNumber: string | undefined): Promise<BrokerRef> {
+    if (!brokerNumber) return caller;
+    const broker = await this.brokers.findVisibleBroker(caller, brokerNumber);
+    if (!broker) {
+      throw new DomainError(
+        ErrorCode.Forbidden,
+        `Broker ${brokerNumber} is neither yours nor one of your sub-brokers`,
+      );
+    }
+    return broker;
+  }
+
+  private async companies(caller: BrokerRef, vuNumbers: string[]): Promise<CompanyRef[]> {
+    const wanted = [...new Set(vuNumbers)];
+    const found = await this.brokers.findCompanies(caller.tenantId, wanted);
+    const unknown = wanted.filter((vuNumber) => !found.some((company) => company.vuNumber === vuNumber));
+    if (unknown.length > 0) throw clientError(`Unknown companies: ${unknown.join(', ')}`);
+    return found;
+  }
+}

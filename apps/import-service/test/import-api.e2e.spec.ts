@@ -1,0 +1,288 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { Client } from 'pg';
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
+import { parseConfig } from '@broker/config';
+import { createHttpApp } from '@broker/platform';
+import {
+  createImportTestEnvironment,
+  createTestDatabase,
+  type ImportTestEnvironment,
+  insertBrokerFixture,
+  testRedisUrl,
+  type TestDatabase,
+} from '@broker/testing';
+import { AppModule } from '../src/app.module.js';
+import { checkImportConfig, importEnvShape } from '../src/config.js';
+
+const MAX_UPLOAD_BYTES = 64 * 1024;
+const GDV_FILE = Buffer.from(`${'0001'.padEnd(256, ' ')}\n${'9999'.padEnd(256, ' ')}\n`, 'latin1');
+const CSV_FILE = Buffer.from('kunde_nachname;kunde_vorname;vertrag_nummer\nMüller;Julia;PH-1\n', 'utf8');
+
+/** Every file the storage directory holds, at any depth. */
+function storedFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
+  let database: TestDatabase;
+  let environment: ImportTestEnvironment;
+  let app: INestApplication;
+  const server = () => app.getHttpServer() as App;
+  const token = (claims: Record<string, unknown> = {}) => environment.authServer.token({ claims });
+  const bearer = async (claims: Record<string, unknown> = {}) => `Bearer ${await token(claims)}`;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await insertBrokerFixture(database.url);
+    environment = await createImportTestEnvironment();
+    const config = parseConfig(importEnvShape, {
+      ...environment.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl(),
+      LOG_LEVEL: 'silent',
+      IMPORT_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES),
+    });
+    checkImportConfig(config);
+    app = await createHttpApp(AppModule.forRoot(config));
+    await app.init();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+    await environment?.cleanup();
+  });
+
+  async function processCount(): Promise<number> {
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const result = await client.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM "import".import_process',
+      );
+      return result.rows[0]?.count ?? 0;
+    } finally {
+      await client.end();
+    }
+  }
+
+  describe('authentication', () => {
+    it('answers a request without a token with 401 and WWW-Authenticate invalid_token', async () => {
+      const response = await request(server()).get('/api/v1/list').expect(401);
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+      expect(response.body).toEqual({
+        name: 'AuthenticationFailed',
+        message: 'A bearer token is required',
+        code: 1101,
+        status: 401,
+      });
+    });
+
+    it('answers an expired token with 401', async () => {
+      const expired = await environment.authServer.token({ expiresIn: -10 });
+      const response = await request(server()).get('/api/v1/list').set('Authorization', `Bearer ${expired}`);
+      expect(response.status).toBe(401);
+      expect(response.body.message).toBe('The token has expired');
+    });
+
+    it('answers a token without service.imports with 403 insufficient_scope', async () => {
+      const response = await request(server())
+        .get('/api/v1/list')
+        .set('Authorization', await bearer({ scope: 'profile' }))
+        .expect(403);
+      expect(response.headers['www-authenticate']).toBe(
+        'Bearer error="insufficient_scope", scope="service.imports"',
+      );
+      expect(response.body).toMatchObject({ name: 'InsufficientScope', status: 403 });
+    });
+
+    it('refuses an upload without a token before storing anything', async () => {
+      await request(server()).post('/api/v1/import').attach('file', GDV_FILE, 'a.gdv').expect(401);
+      expect(storedFiles(environment.storageDir)).toEqual([]);
+    });
+
+    it('answers a token of a blocked broker with 403', async () => {
+      const response = await request(server())
+        .get('/api/v1/list')
+        .set('Authorization', await bearer({ broker_id: 'V1900' }))
+        .expect(403);
+      expect(response.body.message).toBe('Broker V1900 is blocked');
+    });
+  });
+
+  describe('POST /api/v1/import refusals (nothing kept)', () => {
+    afterEach(async () => {
+      expect(storedFiles(environment.storageDir)).toEqual([]);
+      expect(await processCount()).toBe(0);
+    });
+
+    it.each([
+      ['no file at all', undefined, 'file is empty'],
+      ['an empty file', Buffer.alloc(0), 'file is empty'],
+      [
+        'a file of neither format',
+        Buffer.from('\u0000\u0001binary'),
+        'The file is neither a GDV file nor a CSV import file',
+      ],
+    ])('400 for %s', async (_case, file, message) => {
+      const call = request(server())
+        .post('/api/v1/import')
+        .set('Authorization', await bearer());
+      const response = await (file ? call.attach('file', file, 'upload.dat') : call.field('broker', ''));
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ name: 'ValidationFailed', message, code: 1000, status: 400 });
+    });
+
+    it('400 "no companies set" for a GDV file without companies', async () => {
+      const response = await request(server())
+        .post('/api/v1/import')
+        .set('Authorization', await bearer())
+        .attach('file', GDV_FILE, 'bestand.gdv')
+        .expect(400);
+      expect(response.body.message).toBe('no companies set');
+    });
+
+    it('400 for unknown company ids', async () => {
+      const response = await request(server())
+        .post('/api/v1/import')
+        .set('Authorization', await bearer())
+        .field('companies[0]', '9999')
+        .field('companies[1]', '4711')
+        .attach('file', GDV_FILE, 'bestand.gdv')
+        .expect(400);
+      expect(response.body.message).toBe('Unknown companies: 4711');
+    });
+
+    it('400 naming an unknown form field', async () => {
+      const response = await request(server())
+        .post('/api/v1/import')
+        .set('Authorization', await bearer())
+        .field('colour', 'blue')
+        .attach('file', CSV_FILE, 'kunden.csv')
+        .expect(400);
+      expect(response.body.message).toBe('property colour should not exist');
+    });
+
+    it.each([
+      ['another broker tree', 'V2000'],
+      ['the parent of the caller', 'V1000'],
+      ['a broker that does not exist', 'V7777'],
+    ])('403 for a broker in %s', async (_case, broker) => {
+      const response = await request(server())
+        .post('/api/v1/import')
+        .set('Authorization', await bearer({ broker_id: 'V1001' }))
+        .field('broker', broker)
+        .attach('file', CSV_FILE, 'kunden.csv')
+        .expect(403);
+      expect(response.body.message).toBe(`Broker ${broker} is neither yours nor one of your sub-brokers`);
+    });
+
+    it('413 above IMPORT_MAX_UPLOAD_BYTES', async () => {
+      const tooLarge = Buffer.concat([GDV_FILE, Buffer.alloc(MAX_UPLOAD_BYTES, 0x20)]);
+      const response = await request(server())
+        .post('/api/v1/import')
+        .set('Authorization', await bearer())
+        .field('companies[0]', '9999')
+        .attach('file', tooLarge, 'big.gdv')
+        .expect(413);
+      expect(response.body).toMatchObject({ name: 'PayloadTooLarge', status: 413 });
+    });
+  });
+
+  describe('accepted uploads and the process list', () => {
+    let gdvProcess: string;
+    let csvProcess: string;
+
+    it('accepts a GDV file with companies and answers the process id', async () => {
+      const response = await request(server())
+        .post('/api/v1/import')
+        .set('Authorization', await bearer())
+        .field('companies[0]', '9999')
+        .field('companies[1]', '5512')
+        .attach('file', GDV_FILE, 'bestand.gdv')
+        .expect(200);
+      expect(Object.keys(response.body as object)).toEqual(['process_id']);
+      gdvProcess = response.body.process_id;
+      expect(storedFiles(environment.storageDir)).toHaveLength(1);
+    });
+
+    it('accepts a CSV file for a sub-broker below a sub-broker', async () => {
+      const response = await request(server())
+        .post('/api/v1/import')
+        .set('Authorization', await bearer())
+        .field('broker', 'V1003')
+        .attach('file', CSV_FILE, 'kunden.csv')
+        .expect(200);
+      csvProcess = response.body.process_id;
+      expect(storedFiles(environment.storageDir)).toHaveLength(2);
+    });
+
+    it('lists both, newest first, exactly in the ImportProcess shape', async () => {
+      const before = Math.floor(Date.now() / 1000) - 60;
+      const response = await request(server())
+        .get('/api/v1/list')
+        .set('Authorization', await bearer())
+        .expect(200);
+      expect(response.body).toEqual([
+        {
+          process_id: csvProcess,
+          status: 'uploaded',
+          broker: { id: 'V1003', name: 'Hafen Assekuranz' },
+          start_time: expect.any(Number),
+          end_time: null,
+          type: 'CSV',
+        },
+        {
+          process_id: gdvProcess,
+          status: 'uploaded',
+          companies: [
+            { id: '5512', name: 'HDI-Gerling Firmen und Privat' },
+            { id: '9999', name: 'XXX Versicherung AG' },
+          ],
+          broker: { id: 'V1000', name: 'Muster Makler GmbH' },
+          start_time: expect.any(Number),
+          end_time: null,
+          type: 'GDV',
+        },
+      ]);
+      for (const process of response.body as { start_time: number }[]) {
+        expect(Number.isInteger(process.start_time)).toBe(true);
+        expect(process.start_time).toBeGreaterThan(before);
+      }
+    });
+
+    it('shows a sub-broker only its own subtree, and another broker nothing', async () => {
+      const v1001 = await request(server())
+        .get('/api/v1/list')
+        .set('Authorization', await bearer({ broker_id: 'V1001' }));
+      expect((v1001.body as { process_id: string }[]).map((p) => p.process_id)).toEqual([csvProcess]);
+      const v1002 = await request(server())
+        .get('/api/v1/list')
+        .set('Authorization', await bearer({ broker_id: 'V1002' }));
+      expect(v1002.body).toEqual([]);
+      const v2000 = await request(server())
+        .get('/api/v1/list')
+        .set('Authorization', await bearer({ broker_id: 'V2000' }));
+      expect(v2000.body).toEqual([]);
+    });
+
+    it('pages with limit and offset and refuses out-of-range values', async () => {
+      const page = await request(server())
+        .get('/api/v1/list?limit=1&offset=1')
+        .set('Authorization', await bearer())
+        .expect(200);
+      expect((page.body as { process_id: string }[]).map((p) => p.process_id)).toEqual([gdvProcess]);
+      for (const query of ['limit=0', 'limit=1001', 'offset=-1', 'limit=abc']) {
+        const refused = await request(server())
+          .get(`/api/v1/list?${query}`)
+          .set('Authorization', await bearer());
+        expect(refused.status).toBe(400);
+      }
+    });
+  });
+});

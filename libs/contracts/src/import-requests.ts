@@ -1,0 +1,48 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+
+/** The text fields of POST /api/v1/import (multipart/form-data); the file is the `file` part. */
+export class StartImportForm {
+  /** Company ids (VU numbers), sent as companies[0], companies[1], ... */
+  @IsOptional()
+  @IsArray({ message: 'companies must be sent as companies[0], companies[1], ...' })
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @Matches(/^[A-Za-z0-9]{1,10}$/, { each: true, message: 'companies must hold company ids (VU numbers)' })
+  companies?: string[];
+
+  /** Number of the broker to import for: the caller's own or one below it; empty for the caller's own. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  broker?: string;
+}
+
+export const IMPORT_LIST_DEFAULT_LIMIT = 100;
+export const IMPORT_LIST_MAX_LIMIT = 1000;
+
+/** Paging of GET /api/v1/list. */
+export class ListImportsQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(IMPORT_LIST_MAX_LIMIT)
+  limit: number = IMPORT_LIST_DEFAULT_LIMIT;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  offset: number = 0;
+}

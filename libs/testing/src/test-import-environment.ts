@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  startTestAuthorizationServer,
+  TEST_OAUTH_AUDIENCE,
+  TEST_OAUTH_ISSUER,
+  type TestAuthorizationServer,
+} from './test-authorization-server.js';
+
+export interface ImportTestEnvironment {
+  /** The import service's own variables: OAuth against the test authorization server, a private storage dir. */
+  env: Record<string, string>;
+  authServer: TestAuthorizationServer;
+  storageDir: string;
+  cleanup(): Promise<void>;
+}
+
+export async function createImportTestEnvironment(): Promise<ImportTestEnvironment> {
+  const authServer = await startTestAuthorizationServer();
+  const storageDir = mkdtempSync(path.join(os.tmpdir(), 'bp-import-files-'));
+  return {
+    env: {
+      IMPORT_OAUTH_ISSUER: TEST_OAUTH_ISSUER,
+      IMPORT_OAUTH_AUDIENCE: TEST_OAUTH_AUDIENCE,
+      IMPORT_OAUTH_JWKS_URL: authServer.jwksUrl,
+      IMPORT_STORAGE_DIR: storageDir,
+    },
+    authServer,
+    storageDir,
+    cleanup: async () => {
+      await authServer.close();
+      rmSync(storageDir, { recursive: true, force: true });
+    },
+  };
+}
