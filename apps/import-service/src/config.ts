@@ -6,6 +6,9 @@ export const importWorkerEnvShape = {
   PORT: env.port(3004),
   REDIS_URL: env.redisUrl(),
   IMPORT_STORAGE_DIR: env.requiredText(),
+  IMPORT_QUEUE_PREFIX: env.text('bull'),
+  IMPORT_SWEEP_INTERVAL_MS: env.positiveInt(30_000),
+  IMPORT_STAGE_IDLE_MS: env.positiveInt(120_000),
 };
 
 /** The API's variables: the worker's plus the OAuth resource server and the upload limit. */

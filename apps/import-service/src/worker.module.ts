@@ -3,6 +3,8 @@ import { inventoryEntities } from '@broker/inventory';
 import { createApiExceptionFilter } from '@broker/errors';
 import { PlatformModule } from '@broker/platform';
 import type { ImportWorkerConfig } from './config.js';
+import { PipelineWorkerModule } from './pipeline/pipeline.module.js';
+import { DirectoryFileStorage } from './storage/file-storage.js';
 
 /**
  * Area A, worker process: runs the import pipeline's jobs. It serves no API, only the probes
@@ -21,6 +23,12 @@ export class WorkerModule {
           entities: inventoryEntities,
           redisUrl: config.REDIS_URL,
           errorFilter: createApiExceptionFilter(),
+        }),
+        PipelineWorkerModule.forRoot({
+          redisUrl: config.REDIS_URL,
+          queuePrefix: config.IMPORT_QUEUE_PREFIX,
+          storage: new DirectoryFileStorage(config.IMPORT_STORAGE_DIR),
+          sweeper: { intervalMs: config.IMPORT_SWEEP_INTERVAL_MS, idleMs: config.IMPORT_STAGE_IDLE_MS },
         }),
       ],
     };

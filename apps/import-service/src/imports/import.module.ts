@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
 import { OAuthBearerGuard, OAuthTokenVerifier } from '@broker/auth';
 import type { ImportConfig } from '../config.js';
+import { PipelineQueueModule } from '../pipeline/pipeline.module.js';
 import { DirectoryFileStorage, FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { StreamingUploadStorage } from '../storage/upload-storage-engine.js';
 import { BrokerDirectory } from './broker-directory.js';
@@ -20,6 +21,11 @@ export class ImportModule {
     return {
       module: ImportModule,
       imports: [
+        PipelineQueueModule.forRoot({
+          redisUrl: config.REDIS_URL,
+          queuePrefix: config.IMPORT_QUEUE_PREFIX,
+          storage,
+        }),
         MulterModule.register({
           storage: new StreamingUploadStorage(storage),
           limits: { ...FORM_LIMITS, fileSize: config.IMPORT_MAX_UPLOAD_BYTES },

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { ImportProcessView, ListImportsQuery, StartImportForm } from '@broker/contracts';
 import type { OAuthPrincipal } from '@broker/auth';
 import { DomainError, ErrorCode } from '@broker/errors';
 import type { StoredUpload } from '../storage/upload-storage-engine.js';
 import { BrokerDirectory, type BrokerRef, type CompanyRef } from './broker-directory.js';
+import { PipelineQueue } from '../pipeline/pipeline-queue.js';
 import { detectFileType } from './file-format.js';
 import { ImportProcessRepository, type ImportProcessRow } from './import-process.repository.js';
 
@@ -31,9 +32,12 @@ export function toImportProcessView(row: ImportProcessRow): ImportProcessView {
 
 @Injectable()
 export class ImportService {
+  private readonly logger = new Logger(ImportService.name);
+
   constructor(
     private readonly brokers: BrokerDirectory,
     private readonly processes: ImportProcessRepository,
+    private readonly pipeline: PipelineQueue,
   ) {}
 
   /** The broker the token acts for; a broker unknown in the tenant, or blocked, may not import. */
@@ -65,6 +69,10 @@ export class ImportService {
       fileSha256: upload.sha256,
       storageKey: upload.storageKey,
       companies,
+    });
+    // The process is recorded either way; should Redis be unreachable now, the sweeper starts it later.
+    await this.pipeline.enqueue({ processId, from: 'uploaded' }).catch((error: unknown) => {
+      this.logger.warn({ err: error }, `Import ${processId} recorded, its first stage not yet enqueued`);
     });
     return { process_id: processId };
   }

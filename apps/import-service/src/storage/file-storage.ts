@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,6 +9,8 @@ export interface FileStorage {
   /** Stores the whole stream under `key`; the key appears only once the content is complete. */
   write(key: string, content: Readable): Promise<void>;
   read(key: string): Readable;
+  /** The stored size in bytes, or undefined when nothing is stored under the key. */
+  size(key: string): Promise<number | undefined>;
   /** Removes the content; removing a missing key is not an error. */
   remove(key: string): Promise<void>;
 }
@@ -35,6 +37,14 @@ export class DirectoryFileStorage implements FileStorage {
 
   read(key: string): Readable {
     return createReadStream(this.pathOf(key));
+  }
+
+  async size(key: string): Promise<number | undefined> {
+    const stats = await stat(this.pathOf(key)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    return stats?.size;
   }
 
   async remove(key: string): Promise<void> {

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { ImportFileType, ImportPipelineStatus, ImportStatus } from '@broker/contracts';
+
+export interface ImportProcessRecord {
+  id: string;
+  status: ImportStatus;
+  fileType: ImportFileType;
+  fileSize: number;
+  fileSha256: string;
+  storageKey: string;
+}
+
+const TERMINAL = `('processed', 'archived', 'failed')`;
+
+/** The pipeline's view of import processes: guarded status transitions and their history. */
+@Injectable()
+export class ImportProcessStateRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async find(processId: string): Promise<ImportProcessRecord | undefined> {
+    const [record] = await this.db.query<ImportProcessRecord[]>(
+      `SELECT id, status, file_type AS "fileType", file_size::float8 AS "fileSize", file_sha256 AS "fileSha256",
+              storage_key AS "storageKey"
+         FROM "import".import_process WHERE id = $1`,
+      [processId],
+    );
+    return record;
+  }
+
+  /** Moves the process from `from` to `to` only if it is still in `from`; false when another run was first. */
+  async advance(processId: string, from: ImportPipelineStatus, to: ImportPipelineStatus): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const moved = await tx.query<{ id: string }[]>(
+        `UPDATE "import".import_process
+            SET status = $3, ended_at = CASE WHEN $3 = 'processed' THEN now() ELSE ended_at END
+          WHERE id = $1 AND status = $2 RETURNING id`,
+        [processId, from, to],
+      );
+      if (moved.length === 0) return false;
+      await tx.query('INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, $2)', [
+        processId,
+        to,
+      ]);
+      return true;
+    });
+  }
+
+  /** Ends an unfinished process as failed with a reason the user can act on. */
+  async fail(processId: string, reason: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const failed = await tx.query<{ id: string }[]>(
+        `UPDATE "import".import_process SET status = 'failed', failure_reason = $2, ended_at = now()
+          WHERE id = $1 AND status NOT IN ${TERMINAL} RETURNING id`,
+        [processId, reason],
+      );
+      if (failed.length > 0) {
+        await tx.query(
+          `INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'failed')`,
+          [processId],
+        );
+      }
+    });
+  }
+
+  /** Unfinished processes whose last change is older than `idleMs`: candidates for the sweeper. */
+  async findIdle(
+    idleMs: number,
+    statuses: ImportPipelineStatus[],
+  ): Promise<{ id: string; status: ImportPipelineStatus }[]> {
+    return this.db.query(
+      `SELECT id, status FROM "import".import_process
+        WHERE status = ANY($2::text[]) AND updated_at < now() - make_interval(secs => $1 / 1000.0)
+        ORDER BY updated_at LIMIT 500`,
+      [idleMs, statuses],
+    );
+  }
+}

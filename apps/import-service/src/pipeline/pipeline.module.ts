@@ -1,0 +1,68 @@
+import { BullModule } from '@nestjs/bullmq';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
+import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
+import { ImportProcessStateRepository } from './import-process-state.repository.js';
+import { IMPORT_PIPELINE_QUEUE } from './pipeline-definition.js';
+import { PipelineQueue } from './pipeline-queue.js';
+import { redisConnection } from './redis-connection.js';
+import { STAGE_HANDLERS } from './stage-handler.js';
+import { StageRunner } from './stage-runner.js';
+import { ReceiveStage } from './stages/receive.stage.js';
+import { TransmitStage } from './stages/transmit.stage.js';
+import { SWEEPER_SETTINGS, Sweeper, type SweeperSettings } from './sweeper.js';
+
+/** The stage handlers, in pipeline order: adding a stage means adding its handler here. */
+const STAGES = [TransmitStage, ReceiveStage];
+
+export interface PipelineSettings {
+  redisUrl: string;
+  /** Key prefix of the queue in Redis (tests give each file its own). */
+  queuePrefix: string;
+  storage: FileStorage;
+}
+
+function queueModules(settings: PipelineSettings): DynamicModule[] {
+  return [
+    BullModule.forRoot({ connection: redisConnection(settings.redisUrl), prefix: settings.queuePrefix }),
+    BullModule.registerQueue({ name: IMPORT_PIPELINE_QUEUE }),
+  ];
+}
+
+/** The API side: enqueue the first stage of a new process. */
+@Module({})
+export class PipelineQueueModule {
+  static forRoot(settings: PipelineSettings): DynamicModule {
+    return {
+      module: PipelineQueueModule,
+      imports: queueModules(settings),
+      providers: [PipelineQueue],
+      exports: [PipelineQueue],
+    };
+  }
+}
+
+/** The worker side: the stage runner, the stages and the sweeper. */
+@Module({})
+export class PipelineWorkerModule {
+  static forRoot(settings: PipelineSettings & { sweeper: SweeperSettings }): DynamicModule {
+    const handlers: Provider = {
+      provide: STAGE_HANDLERS,
+      useFactory: (...stages: unknown[]) => stages,
+      inject: STAGES,
+    };
+    return {
+      module: PipelineWorkerModule,
+      imports: queueModules(settings),
+      providers: [
+        { provide: FILE_STORAGE, useValue: settings.storage },
+        { provide: SWEEPER_SETTINGS, useValue: settings.sweeper },
+        ...STAGES,
+        handlers,
+        ImportProcessStateRepository,
+        PipelineQueue,
+        StageRunner,
+        Sweeper,
+      ],
+    };
+  }
+}

@@ -1,0 +1,19 @@
+import type { ImportPipelineStatus } from '@broker/contracts';
+import type { ImportProcessRecord } from './import-process-state.repository.js';
+
+/**
+ * One stage of the pipeline: the work that moves a process on from status `from`. A handler must be
+ * idempotent (it may run again after a crash) and throws StageRejection for bad data, anything else
+ * for a transient fault that is worth a retry.
+ */
+export interface StageHandler {
+  readonly from: ImportPipelineStatus;
+  run(process: ImportProcessRecord): Promise<void>;
+}
+
+export const STAGE_HANDLERS = Symbol('STAGE_HANDLERS');
+
+/** The data cannot be processed; retrying will not help. The message is shown to the user. */
+export class StageRejection extends Error {
+  override readonly name = 'StageRejection';
+}

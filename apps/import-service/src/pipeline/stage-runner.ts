@@ -1,0 +1,53 @@
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Logger } from '@nestjs/common';
+import { type Job, UnrecoverableError } from 'bullmq';
+import { IMPORT_PIPELINE_QUEUE, type StageJob, statusAfter } from './pipeline-definition.js';
+import { PipelineQueue } from './pipeline-queue.js';
+import { ImportProcessStateRepository } from './import-process-state.repository.js';
+import { STAGE_HANDLERS, type StageHandler, StageRejection } from './stage-handler.js';
+
+/**
+ * Runs one stage job: skips it when the process has already moved on (a repeated job is harmless),
+ * runs the stage's handler, moves the status on with a guarded update and enqueues the next stage.
+ */
+@Processor(IMPORT_PIPELINE_QUEUE)
+export class StageRunner extends WorkerHost {
+  private readonly logger = new Logger(StageRunner.name);
+  private readonly handlers: Map<string, StageHandler>;
+
+  constructor(
+    private readonly processes: ImportProcessStateRepository,
+    private readonly queue: PipelineQueue,
+    @Inject(STAGE_HANDLERS) handlers: StageHandler[],
+  ) {
+    super();
+    this.handlers = new Map(handlers.map((handler) => [handler.from, handler]));
+  }
+
+  async process(job: Job<StageJob>): Promise<string> {
+    const { processId, from } = job.data;
+    const process = await this.processes.find(processId);
+    const handler = this.handlers.get(from);
+    const to = statusAfter(from);
+    if (!process || process.status !== from || !handler || !to) return 'skipped';
+    try {
+      await handler.run(process);
+    } catch (error) {
+      if (error instanceof StageRejection) throw new UnrecoverableError(error.message);
+      throw error;
+    }
+    if (!(await this.processes.advance(processId, from, to))) return 'overtaken';
+    if (this.handlers.has(to)) await this.queue.enqueue({ processId, from: to });
+    return to;
+  }
+
+  /** Retries spent, or bad data: the process fails with the reason. */
+  @OnWorkerEvent('failed')
+  async onFailed(job: Job<StageJob> | undefined, error: Error): Promise<void> {
+    if (!job) return;
+    const retriesLeft = error instanceof UnrecoverableError ? 0 : (job.opts.attempts ?? 1) - job.attemptsMade;
+    if (retriesLeft > 0) return;
+    this.logger.warn(`Import ${job.data.processId} failed in stage ${job.data.from}: ${error.message}`);
+    await this.processes.fail(job.data.processId, error.message);
+  }
+}

@@ -1,0 +1,62 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { ImportPipelineStatus } from '@broker/contracts';
+import { ImportProcessStateRepository } from './import-process-state.repository.js';
+import { PipelineQueue } from './pipeline-queue.js';
+import { STAGE_HANDLERS, type StageHandler } from './stage-handler.js';
+
+export const SWEEPER_SETTINGS = Symbol('SWEEPER_SETTINGS');
+
+export interface SweeperSettings {
+  intervalMs: number;
+  /** How long a process may sit in a status with work to do before its stage is enqueued again. */
+  idleMs: number;
+}
+
+/**
+ * Resumes processes that stopped between stages (worker killed, Redis flushed): their stage job is enqueued
+ * again under its usual id, so a job that is still waiting or running is not doubled.
+ */
+@Injectable()
+export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(Sweeper.name);
+  private readonly statusesWithWork: ImportPipelineStatus[];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly processes: ImportProcessStateRepository,
+    private readonly queue: PipelineQueue,
+    @Inject(STAGE_HANDLERS) handlers: StageHandler[],
+    @Inject(SWEEPER_SETTINGS) private readonly settings: SweeperSettings,
+  ) {
+    this.statusesWithWork = handlers.map((handler) => handler.from);
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(
+      () => void this.sweep().catch((error: unknown) => this.report(error)),
+      this.settings.intervalMs,
+    );
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** One pass; returns how many processes were resumed. */
+  async sweep(): Promise<number> {
+    const idle = await this.processes.findIdle(this.settings.idleMs, this.statusesWithWork);
+    for (const process of idle) await this.queue.enqueue({ processId: process.id, from: process.status });
+    if (idle.length > 0) this.logger.log(`Resumed ${idle.length} idle import process(es)`);
+    return idle.length;
+  }
+
+  private report(error: unknown): void {
+    this.logger.error({ err: error }, 'Sweep failed');
+  }
+}

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { INestApplication } from '@nestjs/common';
+import { Client } from 'pg';
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
+import { parseConfig } from '@broker/config';
+import { createHttpApp } from '@broker/platform';
+import {
+  createImportTestEnvironment,
+  createTestDatabase,
+  createTestRedisNamespace,
+  type ImportTestEnvironment,
+  insertBrokerFixture,
+  type TestDatabase,
+  type TestRedisNamespace,
+} from '@broker/testing';
+import { AppModule } from '../src/app.module.js';
+import { importEnvShape, importWorkerEnvShape } from '../src/config.js';
+import { BrokerDirectory } from '../src/imports/broker-directory.js';
+import { ImportProcessRepository } from '../src/imports/import-process.repository.js';
+import { DirectoryFileStorage } from '../src/storage/file-storage.js';
+import { WorkerModule } from '../src/worker.module.js';
+
+const CSV_FILE = Buffer.from('kunde_nachname;kunde_vorname;vertrag_nummer\nMüller;Julia;PH-1\n', 'utf8');
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('waited in vain');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
+  let database: TestDatabase;
+  let environment: ImportTestEnvironment;
+  let redis: TestRedisNamespace;
+  let api: INestApplication;
+  let worker: INestApplication;
+  let db: Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await insertBrokerFixture(database.url);
+    environment = await createImportTestEnvironment();
+    redis = createTestRedisNamespace();
+    const env = {
+      ...environment.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      IMPORT_QUEUE_PREFIX: redis.prefix,
+      IMPORT_SWEEP_INTERVAL_MS: '200',
+      IMPORT_STAGE_IDLE_MS: '1000',
+      LOG_LEVEL: 'silent',
+    };
+    api = await createHttpApp(AppModule.forRoot(parseConfig(importEnvShape, env)));
+    await api.init();
+    worker = await createHttpApp(WorkerModule.forRoot(parseConfig(importWorkerEnvShape, env)));
+    await worker.init();
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await db?.end();
+    await worker?.close();
+    await api?.close();
+    await redis?.clear();
+    await database?.drop();
+    await environment?.cleanup();
+  });
+
+  async function processState(id: string): Promise<{ status: string; failure_reason: string | null }> {
+    const result = await db.query<{ status: string; failure_reason: string | null }>(
+      'SELECT status, failure_reason FROM "import".import_process WHERE id = $1',
+      [id],
+    );
+    return result.rows[0];
+  }
+
+  async function history(id: string): Promise<string[]> {
+    const result = await db.query<{ status: string }>(
+      'SELECT status FROM "import".import_status_change WHERE process_id = $1 ORDER BY id',
+      [id],
+    );
+    return result.rows.map((row) => row.status);
+  }
+
+  const statusReaches = (id: string, status: string) =>
+    waitFor(async () => ((await processState(id)).status === status ? status : undefined));
+
+  /** A process recorded as the API does, but not enqueued: only the sweeper can start it. */
+  async function recordWithoutEnqueueing(content: Buffer, storedSha256?: string): Promise<string> {
+    const storageKey = `uploads/test/${createHash('md5').update(content).update(String(Math.random())).digest('hex')}`;
+    await new DirectoryFileStorage(environment.storageDir).write(storageKey, Readable.from([content]));
+    const broker = (await api.get(BrokerDirectory).findBroker('demo', 'V1000'))!;
+    return api.get(ImportProcessRepository).create({
+      broker,
+      requestedBy: 'user:test',
+      fileType: 'CSV',
+      fileName: 'kunden.csv',
+      fileSize: content.length,
+      fileSha256: storedSha256 ?? createHash('sha256').update(content).digest('hex'),
+      storageKey,
+      companies: [],
+    });
+  }
+
+  it('moves an upload through uploaded, transmitted and received, recording each status', async () => {
+    const response = await request(api.getHttpServer() as App)
+      .post('/api/v1/import')
+      .set('Authorization', `Bearer ${await environment.authServer.token()}`)
+      .attach('file', CSV_FILE, 'kunden.csv')
+      .expect(200);
+    const id = (response.body as { process_id: string }).process_id;
+    await statusReaches(id, 'received');
+    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received']);
+  });
+
+  it('resumes a process nobody enqueued (worker killed, Redis flushed) through the sweeper', async () => {
+    const id = await recordWithoutEnqueueing(CSV_FILE);
+    expect((await processState(id)).status).toBe('uploaded');
+    await statusReaches(id, 'received');
+    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received']);
+  });
+
+  it('fails a process whose stored file does not match the upload, with a reason the user can act on', async () => {
+    const id = await recordWithoutEnqueueing(CSV_FILE, 'f'.repeat(64));
+    await statusReaches(id, 'failed');
+    expect(await processState(id)).toEqual({
+      status: 'failed',
+      failure_reason: 'The stored file differs from the upload (checksum mismatch); please upload it again',
+    });
+    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'failed']);
+  });
+});
