@@ -4,6 +4,7 @@ import {
   createTestRedisNamespace,
   type ImportTestEnvironment,
   type TestDatabase,
+  type TestRedisNamespace,
 } from '@broker/testing';
 import { suite } from '../src/suite.js';
 import { runScript, startProcess } from './run-cli.js';
@@ -12,22 +13,26 @@ import { runScript, startProcess } from './run-cli.js';
 describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', (_name, entry) => {
   let database: TestDatabase;
   let importEnvironment: ImportTestEnvironment;
+  let redis: TestRedisNamespace;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     importEnvironment = await createImportTestEnvironment();
+    redis = createTestRedisNamespace();
     env = {
       ...entry.env,
       ...importEnvironment.env,
       DATABASE_URL: database.url,
-      REDIS_URL: createTestRedisNamespace().url,
+      REDIS_URL: redis.url,
+      IMPORT_QUEUE_PREFIX: redis.prefix,
       LOG_LEVEL: 'info',
     };
   });
   afterAll(async () => {
     await database?.drop();
     await importEnvironment?.cleanup();
+    await redis?.clear();
   });
 
   it('boots against the real services, is ready, logs JSON with request ids, and exits 0 on SIGTERM', async () => {
