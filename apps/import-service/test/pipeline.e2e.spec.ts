@@ -89,6 +89,14 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     return result.rows.map((row) => row.status);
   }
 
+  const report = async (id: string, broker = 'V1000') =>
+    request(api.getHttpServer() as App)
+      .get(`/api/v1/processes/${id}/report`)
+      .set(
+        'Authorization',
+        `Bearer ${await environment.authServer.token({ claims: { broker_id: broker } })}`,
+      );
+
   const statusReaches = (id: string, status: string) =>
     waitFor(async () => ((await processState(id)).status === status ? status : undefined));
 
@@ -118,6 +126,35 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     const id = (response.body as { process_id: string }).process_id;
     await statusReaches(id, 'received');
     expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received']);
+
+    const { status: httpStatus, body } = await report(id);
+    expect(httpStatus).toBe(200);
+    expect(body).toEqual({
+      process_id: id,
+      status: 'received',
+      type: 'CSV',
+      file: {
+        name: 'kunden.csv',
+        size: CSV_FILE.length,
+        sha256: createHash('sha256').update(CSV_FILE).digest('hex'),
+      },
+      failure_reason: null,
+      counts: {},
+      history: ['uploaded', 'transmitted', 'received'].map((status) => ({
+        status,
+        time: expect.any(Number),
+      })),
+      issues: [],
+      issue_count: 0,
+    });
+  });
+
+  it('answers the report of another broker tree, or of no process, with 404, and a malformed id with 400', async () => {
+    const id = await recordWithoutEnqueueing(CSV_FILE);
+    expect((await report(id, 'V2000')).status).toBe(404);
+    expect((await report(id, 'V1001')).status).toBe(404);
+    expect((await report('4f0c1a52-9d7e-4f43-9b8e-0a3c6f1f2d11')).status).toBe(404);
+    expect((await report('not-a-uuid')).status).toBe(400);
   });
 
   it('resumes a process nobody enqueued (worker killed, Redis flushed) through the sweeper', async () => {
@@ -135,5 +172,11 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       failure_reason: 'The stored file differs from the upload (checksum mismatch); please upload it again',
     });
     expect(await history(id)).toEqual(['uploaded', 'transmitted', 'failed']);
+    const { status: httpStatus, body } = await report(id);
+    expect(httpStatus).toBe(200);
+    expect(body).toMatchObject({
+      status: 'failed',
+      failure_reason: expect.stringContaining('checksum mismatch'),
+    });
   });
 });

@@ -36,3 +36,19 @@ export interface ImportProcessView {
   /** Only once contracts were processed. */
   amount_of_records?: number;
 }
+
+/** Area A, beyond the spec: GET /api/v1/processes/{process_id}/report. */
+export interface ImportProcessReport {
+  process_id: string;
+  status: ImportStatus;
+  type: ImportFileType;
+  file: { name: string; size: number; sha256: string };
+  failure_reason: string | null;
+  /** Counts per stage, e.g. customers read, contracts written. */
+  counts: Record<string, number>;
+  /** Every status the process went through, with epoch seconds. */
+  history: { status: ImportStatus; time: number }[];
+  /** Warnings and rejected records, oldest first, at most 1000; `issue_count` is the total. */
+  issues: { stage: string; severity: 'warning' | 'rejected'; line: number | null; message: string }[];
+  issue_count: number;
+}

@@ -27,6 +27,23 @@ export interface ImportProcessRow {
   companies: { id: string; name: string }[];
 }
 
+export interface ImportReportRow {
+  id: string;
+  status: ImportStatus;
+  fileType: ImportFileType;
+  fileName: string;
+  fileSize: string;
+  fileSha256: string;
+  failureReason: string | null;
+  stageCounts: Record<string, number>;
+  history: { status: ImportStatus; changedAt: string }[];
+  issues: { stage: string; severity: 'warning' | 'rejected'; line: number | null; message: string }[];
+  issueCount: number;
+}
+
+/** Issues listed in one report; the total is always given. */
+export const REPORT_ISSUE_LIMIT = 1000;
+
 @Injectable()
 export class ImportProcessRepository {
   constructor(private readonly db: DataSource) {}
@@ -79,5 +96,24 @@ export class ImportProcessRepository {
         LIMIT $3 OFFSET $4`,
       [caller.tenantId, caller.brokerId, page.limit, page.offset],
     );
+  }
+
+  /** One process of `caller`'s broker tree with its history and issues; undefined for any other process. */
+  async findReport(caller: BrokerRef, processId: string): Promise<ImportReportRow | undefined> {
+    const [row] = await this.db.query<ImportReportRow[]>(
+      `WITH RECURSIVE ${visibleBrokersCte(1, 2)}
+       SELECT p.id, p.status, p.file_type AS "fileType", p.file_name AS "fileName", p.file_size AS "fileSize",
+              p.file_sha256 AS "fileSha256", p.failure_reason AS "failureReason", p.stage_counts AS "stageCounts",
+              (SELECT json_agg(json_build_object('status', h.status, 'changedAt', h.changed_at) ORDER BY h.id)
+                 FROM "import".import_status_change h WHERE h.process_id = p.id) AS history,
+              COALESCE((SELECT json_agg(i ORDER BY i.id) FROM (
+                 SELECT id, stage, severity, line, message FROM "import".import_issue
+                  WHERE process_id = p.id ORDER BY id LIMIT ${REPORT_ISSUE_LIMIT}) i), '[]') AS issues,
+              (SELECT count(*)::int FROM "import".import_issue WHERE process_id = p.id) AS "issueCount"
+         FROM "import".import_process p JOIN visible_broker v ON v.id = p.broker_id
+        WHERE p.tenant_id = $1 AND p.id = $3`,
+      [caller.tenantId, caller.brokerId, processId],
+    );
+    return row;
   }
 }

@@ -3,6 +3,8 @@ import {
   Controller,
   Get,
   HttpCode,
+  Param,
+  ParseUUIDPipe,
   Post,
   Query,
   Req,
@@ -12,7 +14,12 @@ import {
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import type { Request } from 'express';
-import { ListImportsQuery, StartImportForm, type ImportProcessView } from '@broker/contracts';
+import {
+  ListImportsQuery,
+  StartImportForm,
+  type ImportProcessReport,
+  type ImportProcessView,
+} from '@broker/contracts';
 import { OAuthBearerGuard, principalOf } from '@broker/auth';
 import type { StoredUpload } from '../storage/upload-storage-engine.js';
 import { RemoveUploadOnErrorInterceptor } from './remove-upload-on-error.interceptor.js';
@@ -38,5 +45,14 @@ export class ImportController {
   @Get('list')
   list(@Req() request: Request, @Query() query: ListImportsQuery): Promise<ImportProcessView[]> {
     return this.imports.list(principalOf(request), query);
+  }
+
+  /** Beyond the spec: history, counts per stage, warnings and rejected records with their lines. */
+  @Get('processes/:processId/report')
+  report(
+    @Req() request: Request,
+    @Param('processId', new ParseUUIDPipe({ version: '4' })) processId: string,
+  ): Promise<ImportProcessReport> {
+    return this.imports.report(principalOf(request), processId);
   }
 }

@@ -1,5 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { ImportProcessView, ListImportsQuery, StartImportForm } from '@broker/contracts';
+import type {
+  ImportProcessReport,
+  ImportProcessView,
+  ListImportsQuery,
+  StartImportForm,
+} from '@broker/contracts';
 import type { OAuthPrincipal } from '@broker/auth';
 import { DomainError, ErrorCode } from '@broker/errors';
 import type { StoredUpload } from '../storage/upload-storage-engine.js';
@@ -75,6 +80,27 @@ export class ImportService {
       this.logger.warn({ err: error }, `Import ${processId} recorded, its first stage not yet enqueued`);
     });
     return { process_id: processId };
+  }
+
+  /** The per-process report; another broker's process, or none, is a 404. */
+  async report(principal: OAuthPrincipal, processId: string): Promise<ImportProcessReport> {
+    const caller = await this.callerBroker(principal);
+    const row = await this.processes.findReport(caller, processId);
+    if (!row) throw DomainError.notFound(`No import process ${processId}`);
+    return {
+      process_id: row.id,
+      status: row.status,
+      type: row.fileType,
+      file: { name: row.fileName, size: Number(row.fileSize), sha256: row.fileSha256 },
+      failure_reason: row.failureReason,
+      counts: row.stageCounts,
+      history: row.history.map((entry) => ({
+        status: entry.status,
+        time: epochSeconds(new Date(entry.changedAt)),
+      })),
+      issues: row.issues,
+      issue_count: row.issueCount,
+    };
   }
 
   async list(principal: OAuthPrincipal, query: ListImportsQuery): Promise<ImportProcessView[]> {
