@@ -1,0 +1,157 @@
+import { Readable } from 'node:stream';
+import { CsvFormatError, readCsvImport } from './csv-import-reader.js';
+import { parseCents, parseDate } from './csv-values.js';
+import type { ImportedEntityEvent } from './imported-entities.js';
+
+const HEADER =
+  'kundennummer;anrede;vorname;nachname;geburtsdatum;strasse;plz;ort;email;vu_nummer;sparte;vertragsnummer;status;beginn;zahlweise;nettobeitrag;bruttobeitrag';
+
+async function read(content: Buffer | string, chunkSize = 7): Promise<ImportedEntityEvent[]> {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const chunks: Buffer[] = [];
+  for (let offset = 0; offset < bytes.length; offset += chunkSize) {
+    chunks.push(bytes.subarray(offset, offset + chunkSize));
+  }
+  const events: ImportedEntityEvent[] = [];
+  for await (const event of readCsvImport(Readable.from(chunks))) events.push(event);
+  return events;
+}
+
+describe('readCsvImport', () => {
+  it('reads a ;-separated UTF-8 file with BOM into a customer and a contract per row', async () => {
+    const file = `\uFEFF${HEADER}\n4711;frau;Jülia;Müller;12.04.1985;Domstraße 12;50667;Köln;julia@example.com;9999;040;PH-1;aktiv;2022-01-01;jaehrlich;54,62;65,00\n`;
+    const events = await read(file);
+    expect(events).toEqual([
+      {
+        kind: 'customer',
+        customer: {
+          key: 'csv:4711',
+          personType: 'natuerlich',
+          salutation: 'frau',
+          title: null,
+          firstName: 'Jülia',
+          lastName: 'Müller',
+          companyName: null,
+          birthDate: '1985-04-12',
+          address: { street: 'Domstraße 12', postalCode: '50667', city: 'Köln', country: 'DE' },
+          contacts: [{ type: 'email', value: 'julia@example.com' }],
+          line: 2,
+        },
+      },
+      {
+        kind: 'contract',
+        contract: {
+          customerKey: 'csv:4711',
+          vuNumber: '9999',
+          lineOfBusiness: '040',
+          policyNumber: 'PH-1',
+          status: 'aktiv',
+          startDate: '2022-01-01',
+          endDate: null,
+          mainDueDate: null,
+          paymentMode: 'jaehrlich',
+          netPremiumCents: 5462,
+          grossPremiumCents: 6500,
+          currency: 'EUR',
+          line: 2,
+        },
+      },
+    ]);
+  });
+
+  it('reads a ,-separated ISO-8859-1 file with CRLF and quoted fields holding commas and line breaks', async () => {
+    const file = Buffer.from(
+      'kundennummer,personentyp,firma,strasse,vu_nummer,sparte,vertragsnummer,nettobeitrag\r\n' +
+        '1,juristisch,"Weser Logistik GmbH, Bremen","Hafenstraße 1\r\nTor 3",5512,050,KFZ-9,"1.234,56"\r\n',
+      'latin1',
+    );
+    const [customer, contract] = await read(file);
+    expect(customer).toMatchObject({
+      kind: 'customer',
+      customer: {
+        personType: 'juristisch',
+        companyName: 'Weser Logistik GmbH, Bremen',
+        address: { street: 'Hafenstraße 1\nTor 3' },
+      },
+    });
+    expect(contract).toMatchObject({
+      kind: 'contract',
+      contract: { netPremiumCents: 123456, lineOfBusiness: '050', line: 2 },
+    });
+  });
+
+  it('rejects faulty rows with their line and reason and imports the rest', async () => {
+    const rows = [
+      HEADER,
+      '1;herr;Jürgen;Schmidt;30.11.1961;;;;;5512;030;UF-1;aktiv;;monatlich;16,81;20,00',
+      '2;herr;Max;Muster;31.02.1980;;;;;5512;030;UF-2;aktiv;;;;',
+      '3;herr;Max;;;;;;;5512;030;UF-3;aktiv;;;;',
+      '4;herr;Max;Muster;;;;;;5512;030;UF-4;gekuendigt;;;;',
+      '5;herr;Max;Muster;;;;;;5512;030;UF-5;aktiv;;;12,345;',
+      '6;herr;Max;Muster;;;;;;5512;030;UF-6',
+      '',
+      '7;frau;Eva;Fuchs;;;;;eva-at-example;5512;030;UF-7;aktiv;;;;',
+      '8;frau;Eva;Fuchs;;;;;;5512;30;UF-8;aktiv;;;;',
+      '9;frau;Eva;Fuchs;;;;;;5512;030;UF-9;;;;;',
+    ];
+    const events = await read(rows.join('\n'));
+    const rejected = events.filter((event) => event.kind === 'rejected');
+    expect(rejected).toEqual([
+      { kind: 'rejected', line: 3, message: 'geburtsdatum "31.02.1980" is not a calendar date' },
+      { kind: 'rejected', line: 4, message: 'nachname is empty (natural person)' },
+      {
+        kind: 'rejected',
+        line: 5,
+        message: expect.stringMatching(/^status "gekuendigt" is not one of aktiv, /),
+      },
+      { kind: 'rejected', line: 6, message: 'nettobeitrag "12,345" is not an amount (for example 54,62)' },
+      { kind: 'rejected', line: 7, message: 'Invalid Record Length: columns length is 17, got 12' },
+      { kind: 'rejected', line: 9, message: 'email "eva-at-example" is not an e-mail address' },
+      { kind: 'rejected', line: 10, message: 'sparte "30" is not a 3-digit GDV Sparte' },
+    ]);
+    const contracts = events.filter((event) => event.kind === 'contract');
+    expect(contracts.map((event) => event.kind === 'contract' && event.contract.policyNumber)).toEqual([
+      'UF-1',
+      'UF-9',
+    ]);
+  });
+
+  it.each([
+    [
+      'an unknown column',
+      'kundennummer;vu_nummer;sparte;vertragsnummer;farbe\n1;9999;040;A;rot\n',
+      'Unknown columns: farbe',
+    ],
+    [
+      'a missing required column',
+      'kundennummer;vu_nummer;sparte\n1;9999;040\n',
+      'Missing required columns: vertragsnummer',
+    ],
+  ])('refuses the whole file for %s', async (_case, file, message) => {
+    await expect(read(file)).rejects.toThrow(new CsvFormatError(message));
+  });
+});
+
+describe('CSV values', () => {
+  it.each([
+    ['54,62', 5462],
+    ['54.62', 5462],
+    ['1.234,56', 123456],
+    ['1,234.56', 123456],
+    ['7', 700],
+    ['0,5', 50],
+  ])('reads the amount %s as %i cents', (text, cents) => {
+    expect(parseCents('betrag', text)).toBe(cents);
+  });
+
+  it.each(['-5', '1,2,3', 'abc', '5,123'])('refuses the amount %s', (text) => {
+    expect(() => parseCents('betrag', text)).toThrow('is not an amount');
+  });
+
+  it('reads both date notations and refuses impossible dates', () => {
+    expect(parseDate('d', '2024-02-29')).toBe('2024-02-29');
+    expect(parseDate('d', '29.02.2024')).toBe('2024-02-29');
+    expect(() => parseDate('d', '2023-02-29')).toThrow('not a calendar date');
+    expect(() => parseDate('d', '2023/01/01')).toThrow('not a date');
+  });
+});
