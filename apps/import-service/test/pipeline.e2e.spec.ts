@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
@@ -22,7 +24,14 @@ import { ImportProcessRepository } from '../src/imports/import-process.repositor
 import { DirectoryFileStorage } from '../src/storage/file-storage.js';
 import { WorkerModule } from '../src/worker.module.js';
 
-const CSV_FILE = Buffer.from('kunde_nachname;kunde_vorname;vertrag_nummer\nMüller;Julia;PH-1\n', 'utf8');
+const CSV_FILE = Buffer.from(
+  'kundennummer;nachname;vorname;vu_nummer;sparte;vertragsnummer;nettobeitrag\n' +
+    '4711;Müller;Julia;9999;040;PH-1;54,62\n' +
+    '4711;Müller;Julia;5512;030;UF-1;16.81\n' +
+    '4712;Schmidt;;9999;040;PH-2;nichts\n',
+  'utf8',
+);
+const GDV_SAMPLE = path.resolve(__dirname, '../../../../shared/gdv-samples/musterdatei_041222.gdv');
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -101,15 +110,19 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     waitFor(async () => ((await processState(id)).status === status ? status : undefined));
 
   /** A process recorded as the API does, but not enqueued: only the sweeper can start it. */
-  async function recordWithoutEnqueueing(content: Buffer, storedSha256?: string): Promise<string> {
+  async function recordWithoutEnqueueing(
+    content: Buffer,
+    storedSha256?: string,
+    fileType: 'GDV' | 'CSV' = 'CSV',
+  ): Promise<string> {
     const storageKey = `uploads/test/${createHash('md5').update(content).update(String(Math.random())).digest('hex')}`;
     await new DirectoryFileStorage(environment.storageDir).write(storageKey, Readable.from([content]));
     const broker = (await api.get(BrokerDirectory).findBroker('demo', 'V1000'))!;
     return api.get(ImportProcessRepository).create({
       broker,
       requestedBy: 'user:test',
-      fileType: 'CSV',
-      fileName: 'kunden.csv',
+      fileType,
+      fileName: fileType === 'GDV' ? 'bestand.gdv' : 'kunden.csv',
       fileSize: content.length,
       fileSha256: storedSha256 ?? createHash('sha256').update(content).digest('hex'),
       storageKey,
@@ -117,21 +130,21 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     });
   }
 
-  it('moves an upload through uploaded, transmitted and received, recording each status', async () => {
+  it('moves an upload through uploaded, transmitted, received and imported, staging its rows', async () => {
     const response = await request(api.getHttpServer() as App)
       .post('/api/v1/import')
       .set('Authorization', `Bearer ${await environment.authServer.token()}`)
       .attach('file', CSV_FILE, 'kunden.csv')
       .expect(200);
     const id = (response.body as { process_id: string }).process_id;
-    await statusReaches(id, 'received');
-    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received']);
+    await statusReaches(id, 'imported');
+    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received', 'imported']);
 
     const { status: httpStatus, body } = await report(id);
     expect(httpStatus).toBe(200);
     expect(body).toEqual({
       process_id: id,
-      status: 'received',
+      status: 'imported',
       type: 'CSV',
       file: {
         name: 'kunden.csv',
@@ -139,14 +152,29 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
         sha256: createHash('sha256').update(CSV_FILE).digest('hex'),
       },
       failure_reason: null,
-      counts: {},
-      history: ['uploaded', 'transmitted', 'received'].map((status) => ({
+      counts: { customersRead: 2, contractsRead: 2, rejectedRecords: 1, warnings: 0 },
+      history: ['uploaded', 'transmitted', 'received', 'imported'].map((status) => ({
         status,
         time: expect.any(Number),
       })),
-      issues: [],
-      issue_count: 0,
+      issues: [
+        {
+          stage: 'imported',
+          severity: 'rejected',
+          line: 4,
+          message: 'nettobeitrag "nichts" is not an amount (for example 54,62)',
+        },
+      ],
+      issue_count: 1,
     });
+    const staged = await db.query<{ policy_number: string; customer_key: string; line: number }>(
+      'SELECT policy_number, customer_key, line FROM "import".staged_contract WHERE process_id = $1 ORDER BY seq',
+      [id],
+    );
+    expect(staged.rows).toEqual([
+      { policy_number: 'PH-1', customer_key: 'csv:4711', line: 2 },
+      { policy_number: 'UF-1', customer_key: 'csv:4711', line: 3 },
+    ]);
   });
 
   it('answers the report of another broker tree, or of no process, with 404, and a malformed id with 400', async () => {
@@ -160,8 +188,28 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
   it('resumes a process nobody enqueued (worker killed, Redis flushed) through the sweeper', async () => {
     const id = await recordWithoutEnqueueing(CSV_FILE);
     expect((await processState(id)).status).toBe('uploaded');
-    await statusReaches(id, 'received');
-    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received']);
+    await statusReaches(id, 'imported');
+    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received', 'imported']);
+  });
+
+  it('fails a CSV file whose header is not the import format, naming the columns', async () => {
+    const id = await recordWithoutEnqueueing(Buffer.from('kundennummer;farbe\n1;rot\n'));
+    await statusReaches(id, 'failed');
+    expect((await processState(id)).failure_reason).toBe('Unknown columns: farbe');
+  });
+
+  const describeWithSample = existsSync(GDV_SAMPLE) ? it : it.skip;
+  if (!existsSync(GDV_SAMPLE))
+    console.warn(`GDV sample ${GDV_SAMPLE} is absent: the GDV staging test is skipped`);
+
+  describeWithSample('stages the real GDV sample file: 14 customers and 14 contracts', async () => {
+    const id = await recordWithoutEnqueueing(readFileSync(GDV_SAMPLE), undefined, 'GDV');
+    await statusReaches(id, 'imported');
+    const counts = await db.query<{ stage_counts: Record<string, number> }>(
+      'SELECT stage_counts FROM "import".import_process WHERE id = $1',
+      [id],
+    );
+    expect(counts.rows[0]?.stage_counts).toMatchObject({ customersRead: 14, contractsRead: 14 });
   });
 
   it('fails a process whose stored file does not match the upload, with a reason the user can act on', async () => {

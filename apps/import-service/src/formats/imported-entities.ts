@@ -16,7 +16,7 @@ export interface ImportedCustomer {
   /** YYYY-MM-DD */
   birthDate: string | null;
   address: { street: string | null; postalCode: string | null; city: string | null; country: string };
-  contacts: { type: 'email' | 'telefon' | 'mobil'; value: string }[];
+  contacts: { type: 'email' | 'telefon' | 'mobil' | 'fax'; value: string }[];
   line: number;
 }
 
@@ -40,4 +40,5 @@ export interface ImportedContract {
 export type ImportedEntityEvent =
   | { kind: 'customer'; customer: ImportedCustomer }
   | { kind: 'contract'; contract: ImportedContract }
-  | { kind: 'rejected'; line: number; message: string };
+  | { kind: 'rejected'; line: number; message: string }
+  | { kind: 'warning'; line: number; message: string };

@@ -106,9 +106,10 @@ export class ImportProcessRepository {
               p.file_sha256 AS "fileSha256", p.failure_reason AS "failureReason", p.stage_counts AS "stageCounts",
               (SELECT json_agg(json_build_object('status', h.status, 'changedAt', h.changed_at) ORDER BY h.id)
                  FROM "import".import_status_change h WHERE h.process_id = p.id) AS history,
-              COALESCE((SELECT json_agg(i ORDER BY i.id) FROM (
-                 SELECT id, stage, severity, line, message FROM "import".import_issue
-                  WHERE process_id = p.id ORDER BY id LIMIT ${REPORT_ISSUE_LIMIT}) i), '[]') AS issues,
+              COALESCE((SELECT json_agg(json_build_object('stage', i.stage, 'severity', i.severity, 'line', i.line,
+                                                   'message', i.message) ORDER BY i.id)
+                          FROM (SELECT * FROM "import".import_issue WHERE process_id = p.id
+                                 ORDER BY id LIMIT ${REPORT_ISSUE_LIMIT}) i), '[]') AS issues,
               (SELECT count(*)::int FROM "import".import_issue WHERE process_id = p.id) AS "issueCount"
          FROM "import".import_process p JOIN visible_broker v ON v.id = p.broker_id
         WHERE p.tenant_id = $1 AND p.id = $3`,

@@ -7,12 +7,14 @@ import { PipelineQueue } from './pipeline-queue.js';
 import { redisConnection } from './redis-connection.js';
 import { STAGE_HANDLERS } from './stage-handler.js';
 import { StageRunner } from './stage-runner.js';
+import { ImportStage } from './stages/import.stage.js';
 import { ReceiveStage } from './stages/receive.stage.js';
+import { StagingRepository } from './staging.repository.js';
 import { TransmitStage } from './stages/transmit.stage.js';
 import { SWEEPER_SETTINGS, Sweeper, type SweeperSettings } from './sweeper.js';
 
 /** The stage handlers, in pipeline order: adding a stage means adding its handler here. */
-const STAGES = [TransmitStage, ReceiveStage];
+const STAGES = [TransmitStage, ReceiveStage, ImportStage];
 
 export interface PipelineSettings {
   redisUrl: string;
@@ -59,6 +61,7 @@ export class PipelineWorkerModule {
         ...STAGES,
         handlers,
         ImportProcessStateRepository,
+        StagingRepository,
         PipelineQueue,
         StageRunner,
         Sweeper,

@@ -2,6 +2,7 @@ import { PlatformSchemas1763700000000 } from './1763700000000-platform-schemas.j
 import { InventoryModel1763700000001 } from './1763700000001-inventory-model.js';
 import { CalcUsers1763700000002 } from './1763700000002-calc-users.js';
 import { ImportProcesses1763700000003 } from './1763700000003-import-processes.js';
+import { ImportStaging1763700000004 } from './1763700000004-import-staging.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -9,4 +10,5 @@ export const allMigrations = [
   InventoryModel1763700000001,
   CalcUsers1763700000002,
   ImportProcesses1763700000003,
+  ImportStaging1763700000004,
 ];
