@@ -114,6 +114,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     content: Buffer,
     storedSha256?: string,
     fileType: 'GDV' | 'CSV' = 'CSV',
+    vuNumbers: string[] = [],
   ): Promise<string> {
     const storageKey = `uploads/test/${createHash('md5').update(content).update(String(Math.random())).digest('hex')}`;
     await new DirectoryFileStorage(environment.storageDir).write(storageKey, Readable.from([content]));
@@ -126,7 +127,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       fileSize: content.length,
       fileSha256: storedSha256 ?? createHash('sha256').update(content).digest('hex'),
       storageKey,
-      companies: [],
+      companies: await api.get(BrokerDirectory).findCompanies(broker.tenantId, vuNumbers),
     });
   }
 
@@ -137,14 +138,14 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       .attach('file', CSV_FILE, 'kunden.csv')
       .expect(200);
     const id = (response.body as { process_id: string }).process_id;
-    await statusReaches(id, 'imported');
-    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received', 'imported']);
+    await statusReaches(id, 'validated');
+    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received', 'imported', 'validated']);
 
     const { status: httpStatus, body } = await report(id);
     expect(httpStatus).toBe(200);
     expect(body).toEqual({
       process_id: id,
-      status: 'imported',
+      status: 'validated',
       type: 'CSV',
       file: {
         name: 'kunden.csv',
@@ -152,8 +153,15 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
         sha256: createHash('sha256').update(CSV_FILE).digest('hex'),
       },
       failure_reason: null,
-      counts: { customersRead: 2, contractsRead: 2, rejectedRecords: 1, warnings: 0 },
-      history: ['uploaded', 'transmitted', 'received', 'imported'].map((status) => ({
+      counts: {
+        customersRead: 2,
+        contractsRead: 2,
+        rejectedRecords: 1,
+        warnings: 0,
+        contractsValid: 2,
+        contractsRejected: 0,
+      },
+      history: ['uploaded', 'transmitted', 'received', 'imported', 'validated'].map((status) => ({
         status,
         time: expect.any(Number),
       })),
@@ -188,8 +196,8 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
   it('resumes a process nobody enqueued (worker killed, Redis flushed) through the sweeper', async () => {
     const id = await recordWithoutEnqueueing(CSV_FILE);
     expect((await processState(id)).status).toBe('uploaded');
-    await statusReaches(id, 'imported');
-    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received', 'imported']);
+    await statusReaches(id, 'validated');
+    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received', 'imported', 'validated']);
   });
 
   it('fails a CSV file whose header is not the import format, naming the columns', async () => {
@@ -202,14 +210,50 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
   if (!existsSync(GDV_SAMPLE))
     console.warn(`GDV sample ${GDV_SAMPLE} is absent: the GDV staging test is skipped`);
 
-  describeWithSample('stages the real GDV sample file: 14 customers and 14 contracts', async () => {
-    const id = await recordWithoutEnqueueing(readFileSync(GDV_SAMPLE), undefined, 'GDV');
-    await statusReaches(id, 'imported');
-    const counts = await db.query<{ stage_counts: Record<string, number> }>(
-      'SELECT stage_counts FROM "import".import_process WHERE id = $1',
-      [id],
+  describeWithSample(
+    'stages and validates the real GDV sample file: 14 customers and 14 contracts',
+    async () => {
+      const id = await recordWithoutEnqueueing(readFileSync(GDV_SAMPLE), undefined, 'GDV', ['9999']);
+      await statusReaches(id, 'validated');
+      const counts = await db.query<{ stage_counts: Record<string, number> }>(
+        'SELECT stage_counts FROM "import".import_process WHERE id = $1',
+        [id],
+      );
+      expect(counts.rows[0]?.stage_counts).toMatchObject({ customersRead: 14, contractsRead: 14 });
+      console.log(JSON.stringify(counts.rows[0]?.stage_counts));
+    },
+  );
+
+  describeWithSample('fails a GDV file none of whose contracts belong to the chosen companies', async () => {
+    const id = await recordWithoutEnqueueing(readFileSync(GDV_SAMPLE), undefined, 'GDV', ['5512']);
+    await statusReaches(id, 'failed');
+    expect((await processState(id)).failure_reason).toMatch(
+      /^No contract of the file passed validation \(14 rejected; the first: Contract \S+ is of insurer 9999, which is not among the companies of this import\)$/,
     );
-    expect(counts.rows[0]?.stage_counts).toMatchObject({ customersRead: 14, contractsRead: 14 });
+  });
+
+  it('rejects contracts of unknown insurers and earlier duplicates of a policy number, keeping the rest', async () => {
+    const csv = Buffer.from(
+      'kundennummer;nachname;vu_nummer;sparte;vertragsnummer;nettobeitrag\n' +
+        '1;Muster;9999;040;PH-7;10,00\n' +
+        '1;Muster;4711;040;X-1;10,00\n' +
+        '1;Muster;9999;040;PH-7;12,00\n',
+    );
+    const id = await recordWithoutEnqueueing(csv);
+    await statusReaches(id, 'validated');
+    const { body } = await report(id);
+    const { counts, issues } = body as {
+      counts: Record<string, number>;
+      issues: { line: number; message: string }[];
+    };
+    expect(counts).toMatchObject({ contractsRead: 3, contractsValid: 1, contractsRejected: 2 });
+    expect(issues.map(({ line, message }) => ({ line, message }))).toEqual([
+      { line: 3, message: 'Contract X-1 is of insurer 4711, which is not a known company' },
+      {
+        line: 2,
+        message: 'Contract PH-7 of insurer 9999 occurs again later in the file; the later one is imported',
+      },
+    ]);
   });
 
   it('fails a process whose stored file does not match the upload, with a reason the user can act on', async () => {

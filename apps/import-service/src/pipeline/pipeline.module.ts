@@ -11,10 +11,11 @@ import { ImportStage } from './stages/import.stage.js';
 import { ReceiveStage } from './stages/receive.stage.js';
 import { StagingRepository } from './staging.repository.js';
 import { TransmitStage } from './stages/transmit.stage.js';
+import { ValidateStage } from './stages/validate.stage.js';
 import { SWEEPER_SETTINGS, Sweeper, type SweeperSettings } from './sweeper.js';
 
 /** The stage handlers, in pipeline order: adding a stage means adding its handler here. */
-const STAGES = [TransmitStage, ReceiveStage, ImportStage];
+const STAGES = [TransmitStage, ReceiveStage, ImportStage, ValidateStage];
 
 export interface PipelineSettings {
   redisUrl: string;

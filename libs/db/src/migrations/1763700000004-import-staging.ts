@@ -29,6 +29,8 @@ export class ImportStaging1763700000004 implements MigrationInterface {
         policy_number text NOT NULL,
         line integer NOT NULL,
         data jsonb NOT NULL,
+        -- set by the validated stage: such a contract is reported and not written
+        rejected_reason text,
         PRIMARY KEY (process_id, seq)
       )`);
   }
