@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { TIMESTAMP_COLUMNS, touchTrigger } from './sql.js';
 
+/** A snapshot of the spec's statuses: a migration never imports code that may change after it ran. */
 const STATUSES = [
   'uploaded',
   'transmitted',
