@@ -16,6 +16,7 @@ import {
   insertBrokerFixture,
   type TestDatabase,
   type TestRedisNamespace,
+  waitFor,
 } from '@broker/testing';
 import { AppModule } from '../src/app.module.js';
 import { importEnvShape, importWorkerEnvShape } from '../src/config.js';
@@ -32,16 +33,6 @@ const CSV_FILE = Buffer.from(
   'utf8',
 );
 const GDV_SAMPLE = path.resolve(__dirname, '../../../../shared/gdv-samples/musterdatei_041222.gdv');
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('waited in vain');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
   let database: TestDatabase;

@@ -1,5 +1,5 @@
 export { DATABASE_NAME, resolvePostgres, startPrivatePostgres } from './postgres.js';
-export { stopChild } from './process-tools.js';
+export { findFreePort, stopChild } from './process-tools.js';
 export { resolveRedis, startPrivateRedis } from './redis.js';
 export { type LocalServices, redactUrl, resolveServices } from './services.js';
 export type { ResolveOptions, RestartableService, ServiceHandle, ServiceSource } from './types.js';

@@ -6,3 +6,4 @@ export * from './error-shape-suite.js';
 export * from './test-authorization-server.js';
 export * from './test-import-environment.js';
 export * from './inventory-fixture.js';
+export * from './wait.js';

@@ -14,12 +14,19 @@ interface DevelopmentSecrets {
 export const DEV_OAUTH_ISSUER = 'https://auth.dev.broker-platform.local/';
 export const DEV_OAUTH_AUDIENCE = 'broker-platform-import';
 
-function generateSecrets(): DevelopmentSecrets {
+function generateKeyPair(): Pick<DevelopmentSecrets, 'IMPORT_OAUTH_PUBLIC_KEY' | 'devTokenPrivateKey'> {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return {
-    API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     IMPORT_OAUTH_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     devTokenPrivateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+}
+
+/** Only what is missing is generated: the key pair is one unit, and RSA generation is not free. */
+function missingSecrets(stored: Partial<DevelopmentSecrets>): Partial<DevelopmentSecrets> {
+  return {
+    ...(stored.API_KEY_ENCRYPTION_KEY ? {} : { API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') }),
+    ...(stored.IMPORT_OAUTH_PUBLIC_KEY && stored.devTokenPrivateKey ? {} : generateKeyPair()),
   };
 }
 
@@ -29,21 +36,13 @@ export function developmentSecrets(stateDir: string): DevelopmentSecrets {
   const stored = existsSync(file)
     ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<DevelopmentSecrets>)
     : {};
-  const complete = { ...generateSecretsFor(stored), ...stored } as DevelopmentSecrets;
-  if (Object.keys(complete).length !== Object.keys(stored).length) {
+  const missing = missingSecrets(stored);
+  const complete = { ...stored, ...missing } as DevelopmentSecrets;
+  if (Object.keys(missing).length > 0) {
     mkdirSync(stateDir, { recursive: true });
     writeFileSync(file, `${JSON.stringify(complete, null, 2)}\n`, { mode: 0o600 });
   }
   return complete;
-}
-
-function generateSecretsFor(stored: Partial<DevelopmentSecrets>): Partial<DevelopmentSecrets> {
-  const fresh = generateSecrets();
-  // The key pair is one unit: regenerate both halves unless both are stored.
-  if (stored.IMPORT_OAUTH_PUBLIC_KEY && stored.devTokenPrivateKey) {
-    return { API_KEY_ENCRYPTION_KEY: fresh.API_KEY_ENCRYPTION_KEY };
-  }
-  return fresh;
 }
 
 /**

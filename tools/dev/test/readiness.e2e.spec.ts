@@ -2,8 +2,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type RestartableService, startPrivatePostgres, startPrivateRedis } from '@broker/local-services';
-import { createImportTestEnvironment, type ImportTestEnvironment } from '@broker/testing';
-import { type RunningProcess, startProcess, waitFor } from './run-cli.js';
+import { createImportTestEnvironment, type ImportTestEnvironment, waitFor } from '@broker/testing';
+import { type RunningProcess, startProcess } from './run-cli.js';
 
 /**
  * Readiness follows the dependencies: a private PostgreSQL and Redis of this test are stopped and
@@ -46,7 +46,7 @@ describe('GET /health/ready when a dependency goes away and comes back', () => {
 
   async function expectReadiness(expected: { status: number; failing: string[] }): Promise<void> {
     await waitFor(
-      async () => JSON.stringify(await readiness()) === JSON.stringify(expected),
+      async () => JSON.stringify(await readiness()) === JSON.stringify(expected) || undefined,
       15_000,
       () => service.output(),
     );

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { findFreePort } from '@broker/local-services';
+import { waitFor } from '@broker/testing';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
@@ -40,7 +41,7 @@ export interface RunningProcess {
 
 /** Starts a built HTTP process of the repository on a free port; resolves once it listens. */
 export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<RunningProcess> {
-  const port = await freePort();
+  const port = await findFreePort();
   const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
     env: definedOnly({ PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,7 +52,7 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor(
-    async () => (await fetch(`${baseUrl}/health/live`)).ok,
+    async () => (await fetch(`${baseUrl}/health/live`)).ok || undefined,
     20_000,
     () => output,
   );
@@ -63,28 +64,4 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
       return exited;
     },
   };
-}
-
-export async function waitFor(
-  condition: () => Promise<boolean>,
-  timeoutMs: number,
-  context = () => '',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`Condition not met within ${timeoutMs} ms\n${context()}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

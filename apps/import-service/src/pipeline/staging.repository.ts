@@ -15,6 +15,11 @@ export class StagingRepository {
   async clear(tx: EntityManager, processId: string, stage: string): Promise<void> {
     await tx.query('DELETE FROM "import".staged_contract WHERE process_id = $1', [processId]);
     await tx.query('DELETE FROM "import".staged_customer WHERE process_id = $1', [processId]);
+    await this.clearIssues(tx, processId, stage);
+  }
+
+  /** Removes the issues an earlier run of `stage` recorded. */
+  async clearIssues(tx: EntityManager, processId: string, stage: string): Promise<void> {
     await tx.query('DELETE FROM "import".import_issue WHERE process_id = $1 AND stage = $2', [
       processId,
       stage,

@@ -1,4 +1,4 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import {
   createRemoteJWKSet,
   errors as joseErrors,
@@ -70,12 +70,14 @@ function describeVerificationFailure(error: unknown): string {
  * public key, allowed algorithms only), issuer, audience, expiry, and the required scope.
  */
 export class OAuthTokenVerifier {
-  private readonly key: JWTVerifyGetKey | KeyObject;
+  private readonly key: JWTVerifyGetKey;
 
   constructor(private readonly settings: OAuthSettings) {
     if (settings.jwksUrl) this.key = createRemoteJWKSet(new URL(settings.jwksUrl));
-    else if (settings.publicKeyPem) this.key = createPublicKey(settings.publicKeyPem);
-    else throw new Error('OAuth verification needs a JWKS URL or a public key');
+    else if (settings.publicKeyPem) {
+      const publicKey = createPublicKey(settings.publicKeyPem);
+      this.key = () => publicKey;
+    } else throw new Error('OAuth verification needs a JWKS URL or a public key');
   }
 
   async verify(authorization: string | undefined): Promise<OAuthPrincipal> {
@@ -95,10 +97,7 @@ export class OAuthTokenVerifier {
       requiredClaims: ['exp'],
     };
     try {
-      const { payload } =
-        typeof this.key === 'function'
-          ? await jwtVerify(token, this.key, options)
-          : await jwtVerify(token, this.key, options);
+      const { payload } = await jwtVerify(token, this.key, options);
       return payload;
     } catch (error) {
       throw invalidToken(describeVerificationFailure(error));

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ImportProcessRecord } from '../import-process-state.repository.js';
 import { type StageHandler, StageRejection } from '../stage-handler.js';
+import { StagingRepository } from '../staging.repository.js';
 
 const ISSUE_STAGE = 'validated';
 
@@ -40,17 +41,17 @@ const RULES: { reason: string; where: string }[] = [
 export class ValidateStage implements StageHandler {
   readonly from = 'imported';
 
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly staging: StagingRepository,
+  ) {}
 
   async run(process: ImportProcessRecord): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.query('UPDATE "import".staged_contract SET rejected_reason = NULL WHERE process_id = $1', [
         process.id,
       ]);
-      await tx.query('DELETE FROM "import".import_issue WHERE process_id = $1 AND stage = $2', [
-        process.id,
-        ISSUE_STAGE,
-      ]);
+      await this.staging.clearIssues(tx, process.id, ISSUE_STAGE);
       for (const rule of RULES) await this.apply(tx, process.id, rule);
       const [counts] = await tx.query<{ valid: number; rejected: number; firstReason: string | null }[]>(
         `SELECT count(*) FILTER (WHERE rejected_reason IS NULL)::int AS valid,
