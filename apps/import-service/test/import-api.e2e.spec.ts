@@ -168,6 +168,26 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       expect(response.body.message).toBe('property colour should not exist');
     });
 
+    it('403 for a blocked sub-broker', async () => {
+      const client = new Client({ connectionString: database.url });
+      await client.connect();
+      const setBlocked = (blocked: boolean) =>
+        client.query(`UPDATE broker.broker SET blocked = $1 WHERE broker_number = 'V1002'`, [blocked]);
+      try {
+        await setBlocked(true);
+        const response = await request(server())
+          .post('/api/v1/import')
+          .set('Authorization', await bearer())
+          .field('broker', 'V1002')
+          .attach('file', CSV_FILE, 'kunden.csv')
+          .expect(403);
+        expect(response.body.message).toBe('Broker V1002 is blocked');
+      } finally {
+        await setBlocked(false);
+        await client.end();
+      }
+    });
+
     it.each([
       ['another broker tree', 'V2000'],
       ['the parent of the caller', 'V1000'],

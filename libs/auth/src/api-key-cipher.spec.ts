@@ -25,6 +25,12 @@ describe('ApiKeyCipher', () => {
     expect(cipher.holds(stored, 'demo-api-key')).toBe(true);
   });
 
+  it('refuses a ciphertext too short to hold its authentication tag', () => {
+    const stored = cipher.encrypt('demo-api-key');
+    const truncated = `v1:${Buffer.from(stored.slice(3), 'base64').subarray(0, 20).toString('base64')}`;
+    expect(() => cipher.decrypt(truncated)).toThrow('API key ciphertext is truncated');
+  });
+
   it('rejects keys of the wrong length', () => {
     expect(() => new ApiKeyCipher(randomBytes(16))).toThrow('32 bytes');
   });

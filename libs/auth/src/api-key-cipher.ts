@@ -26,7 +26,10 @@ export class ApiKeyCipher {
     const [version, payload] = stored.split(':');
     if (version !== FORMAT_VERSION || !payload) throw new Error('Unknown API key ciphertext format');
     const bytes = Buffer.from(payload, 'base64');
-    const decipher = createDecipheriv(ALGORITHM, this.key, bytes.subarray(0, IV_BYTES));
+    if (bytes.length < IV_BYTES + TAG_BYTES) throw new Error('API key ciphertext is truncated');
+    const decipher = createDecipheriv(ALGORITHM, this.key, bytes.subarray(0, IV_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
       'utf8',

@@ -116,6 +116,16 @@ describe('readCsvImport', () => {
     ]);
   });
 
+  it('fails, instead of waiting forever, when the file cannot be read to its end', async () => {
+    const failing = new Readable({ read() {} });
+    failing.push(Buffer.from(`${HEADER}\n4711;frau;Julia;Müller;;;;;;9999;040;PH-1;aktiv;;;;\n`));
+    setTimeout(() => failing.destroy(new Error('disk read failed')), 20);
+    const consume = async () => {
+      for await (const event of readCsvImport(failing)) expect(event.kind).not.toBe('rejected');
+    };
+    await expect(consume()).rejects.toThrow('disk read failed');
+  });
+
   it.each([
     [
       'an unknown column',

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { type CsvError, parse } from 'csv-parse';
 import { decodeBytes, DETECTION_PREFIX_BYTES, detectEncoding, type GdvEncoding } from '@broker/gdv';
 import {
@@ -206,7 +206,9 @@ export async function* readCsvImport(source: AsyncIterable<Uint8Array>): AsyncGe
         skipped.splice(skipped.indexOf(skip), 1);
         return { kind: 'rejected', ...skip };
       });
-  const parser = Readable.from(normaliseLineBreaks(decode(all, encoding))).pipe(
+  // pipeline (not pipe) so a failing source errors the parser instead of leaving it waiting forever.
+  const parser = pipeline(
+    Readable.from(normaliseLineBreaks(decode(all, encoding))),
     parse({
       delimiter: detectDelimiter(firstLine),
       columns: checkHeader,
@@ -217,6 +219,7 @@ export async function* readCsvImport(source: AsyncIterable<Uint8Array>): AsyncGe
       skip_records_with_error: true,
       max_record_size: 64 * 1024,
     }),
+    () => undefined,
   );
   parser.on('skip', (error: CsvError & { lines?: number }) =>
     skipped.push({ line: error.lines ?? 0, message: error.message.replace(/ on line \d+$/, '') }),

@@ -118,6 +118,7 @@ export class ImportService {
         `Broker ${brokerNumber} is neither yours nor one of your sub-brokers`,
       );
     }
+    if (broker.blocked) throw new DomainError(ErrorCode.Forbidden, `Broker ${broker.number} is blocked`);
     return broker;
   }
 

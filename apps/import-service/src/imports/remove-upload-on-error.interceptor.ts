@@ -25,7 +25,9 @@ export class RemoveUploadOnErrorInterceptor implements NestInterceptor {
       .pipe(
         catchError((error: unknown) =>
           upload
-            ? from(this.storage.remove(upload.storageKey)).pipe(mergeMap(() => throwError(() => error)))
+            ? from(this.storage.remove(upload.storageKey).catch(() => undefined)).pipe(
+                mergeMap(() => throwError(() => error)),
+              )
             : throwError(() => error),
         ),
       );

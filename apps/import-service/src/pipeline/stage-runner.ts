@@ -48,6 +48,9 @@ export class StageRunner extends WorkerHost {
     const retriesLeft = error instanceof UnrecoverableError ? 0 : (job.opts.attempts ?? 1) - job.attemptsMade;
     if (retriesLeft > 0) return;
     this.logger.warn(`Import ${job.data.processId} failed in stage ${job.data.from}: ${error.message}`);
-    await this.processes.fail(job.data.processId, error.message);
+    // Nothing awaits this event handler: a rejection would end the worker. The sweeper retries the process.
+    await this.processes.fail(job.data.processId, error.message).catch((failure: unknown) => {
+      this.logger.error({ err: failure }, `Could not mark import ${job.data.processId} failed`);
+    });
   }
 }

@@ -27,6 +27,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(Sweeper.name);
   private readonly statusesWithWork: ImportPipelineStatus[];
   private timer: NodeJS.Timeout | undefined;
+  private sweeping = false;
 
   constructor(
     private readonly processes: ImportProcessStateRepository,
@@ -38,10 +39,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(
-      () => void this.sweep().catch((error: unknown) => this.report(error)),
-      this.settings.intervalMs,
-    );
+    this.timer = setInterval(() => void this.sweepUnlessRunning(), this.settings.intervalMs);
   }
 
   onApplicationShutdown(): void {
@@ -54,6 +52,19 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     for (const process of idle) await this.queue.enqueue({ processId: process.id, from: process.status });
     if (idle.length > 0) this.logger.log(`Resumed ${idle.length} idle import process(es)`);
     return idle.length;
+  }
+
+  /** A slow pass (Redis or PostgreSQL under load) is not overtaken by the next tick. */
+  private async sweepUnlessRunning(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      await this.sweep();
+    } catch (error) {
+      this.report(error);
+    } finally {
+      this.sweeping = false;
+    }
   }
 
   private report(error: unknown): void {

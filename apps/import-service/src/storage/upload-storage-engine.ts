@@ -55,7 +55,8 @@ export class StreamingUploadStorage implements StorageEngine {
     this.storage.write(storageKey, file.stream.pipe(meter)).then(
       () =>
         callback(null, { storageKey, size: meter.size, sha256: meter.hash.digest('hex'), head: meter.head }),
-      (error: unknown) => void this.storage.remove(storageKey).finally(() => callback(error)),
+      // write() has already removed its partial file; the key exists only after a complete write.
+      (error: unknown) => callback(error),
     );
   }
 

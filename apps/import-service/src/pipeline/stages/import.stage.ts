@@ -82,12 +82,16 @@ export class ImportStage implements StageHandler {
   }
 
   private async *entitiesOf(process: ImportProcessRecord): AsyncGenerator<ImportedEntityEvent> {
-    const content = this.storage.read(process.storageKey) as AsyncIterable<Uint8Array>;
+    const file = this.storage.read(process.storageKey);
+    const content = file as AsyncIterable<Uint8Array>;
     try {
       yield* process.fileType === 'GDV' ? readGdvImport(content) : readCsvImport(content);
     } catch (error) {
       if (error instanceof CsvFormatError) throw new StageRejection(error.message);
       throw error;
+    } finally {
+      // A reader that stopped early (bad header, failed write) must not leave the file handle open.
+      file.destroy();
     }
   }
 }
