@@ -9,6 +9,9 @@ export const importWorkerEnvShape = {
   IMPORT_QUEUE_PREFIX: env.text('bull'),
   IMPORT_SWEEP_INTERVAL_MS: env.positiveInt(30_000),
   IMPORT_STAGE_IDLE_MS: env.positiveInt(120_000),
+  IMPORT_RETENTION_DAYS: env.positiveInt(90),
+  IMPORT_WORKER_CONCURRENCY: env.positiveInt(4),
+  IMPORT_STAGE_LOCK_MS: env.positiveInt(30_000),
 };
 
 /** The API's variables: the worker's plus the OAuth resource server and the upload limit. */

@@ -6,6 +6,8 @@ import type { ImportWorkerConfig } from './config.js';
 import { PipelineWorkerModule } from './pipeline/pipeline.module.js';
 import { DirectoryFileStorage } from './storage/file-storage.js';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Area A, worker process: runs the import pipeline's jobs. It serves no API, only the probes
  * (/health/live, /health/ready) on its own PORT, for the orchestrator.
@@ -29,6 +31,9 @@ export class WorkerModule {
           queuePrefix: config.IMPORT_QUEUE_PREFIX,
           storage: new DirectoryFileStorage(config.IMPORT_STORAGE_DIR),
           sweeper: { intervalMs: config.IMPORT_SWEEP_INTERVAL_MS, idleMs: config.IMPORT_STAGE_IDLE_MS },
+          retentionMs: config.IMPORT_RETENTION_DAYS * DAY_MS,
+          concurrency: config.IMPORT_WORKER_CONCURRENCY,
+          lockMs: config.IMPORT_STAGE_LOCK_MS,
         }),
       ],
     };

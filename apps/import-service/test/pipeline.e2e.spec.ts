@@ -1,17 +1,21 @@
+import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { parseConfig } from '@broker/config';
+import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
+import { type ContractInput, type CustomerInput, GdvWriter } from '@broker/gdv';
 import { createHttpApp } from '@broker/platform';
 import {
   createImportTestEnvironment,
   createTestDatabase,
   createTestRedisNamespace,
+  importPipelineTestEnv,
   type ImportTestEnvironment,
   insertBrokerFixture,
   type TestDatabase,
@@ -32,6 +36,60 @@ const CSV_FILE = Buffer.from(
     '4712;Schmidt;;9999;040;PH-2;nichts\n',
   'utf8',
 );
+const gdvCustomer = (overrides: Partial<CustomerInput>): CustomerInput => ({
+  vuNumber: '9999',
+  sparte: '040',
+  policyNumber: 'PH-0',
+  broker: '1803012',
+  salutationCode: '1',
+  name1: 'Muster',
+  name3: 'Max',
+  insurerCustomerNumber: 'K1',
+  ...overrides,
+});
+
+const gdvContract = (overrides: Partial<ContractInput>): ContractInput => ({
+  vuNumber: '9999',
+  sparte: '040',
+  policyNumber: 'PH-0',
+  broker: '1803012',
+  statusCode: '1',
+  startDate: '2024-01-01',
+  paymentModeCode: '1',
+  netPremiumCents: 5_000,
+  insurerCustomerNumber: 'K1',
+  ...overrides,
+});
+
+/** A one-package GDV file of insurer 9999 with the records `write` adds. */
+async function gdvFile(write: (writer: GdvWriter) => Promise<void>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  const writer = new GdvWriter(sink);
+  await writer.startPackage({
+    vuNumber: '9999',
+    sender: 'Test Versicherung AG',
+    recipient: 'Makler',
+    periodFrom: '2026-01-01',
+    periodTo: '2026-01-31',
+    broker: '1803012',
+  });
+  await write(writer);
+  await writer.endPackage();
+  await writer.end();
+  return Buffer.concat(chunks);
+}
+
+/** Every status of the spec up to processed, in order. */
+const THROUGH_PROCESSED = IMPORT_PIPELINE_STATUSES.slice(
+  0,
+  IMPORT_PIPELINE_STATUSES.indexOf('processed') + 1,
+);
 const GDV_SAMPLE = path.resolve(__dirname, '../../../../shared/gdv-samples/musterdatei_041222.gdv');
 
 describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
@@ -47,15 +105,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     await insertBrokerFixture(database.url);
     environment = await createImportTestEnvironment();
     redis = createTestRedisNamespace();
-    const env = {
-      ...environment.env,
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      IMPORT_QUEUE_PREFIX: redis.prefix,
-      IMPORT_SWEEP_INTERVAL_MS: '200',
-      IMPORT_STAGE_IDLE_MS: '1000',
-      LOG_LEVEL: 'silent',
-    };
+    const env = importPipelineTestEnv(environment, database.url, redis);
     api = await createHttpApp(AppModule.forRoot(parseConfig(importEnvShape, env)));
     await api.init();
     worker = await createHttpApp(WorkerModule.forRoot(parseConfig(importWorkerEnvShape, env)));
@@ -100,43 +150,88 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
   const statusReaches = (id: string, status: string) =>
     waitFor(async () => ((await processState(id)).status === status ? status : undefined));
 
+  async function list(broker = 'V1000'): Promise<Record<string, unknown>[]> {
+    const response = await request(api.getHttpServer() as App)
+      .get('/api/v1/list')
+      .set('Authorization', `Bearer ${await environment.authServer.token({ claims: { broker_id: broker } })}`)
+      .expect(200);
+    return response.body as Record<string, unknown>[];
+  }
+
+  async function countsOf(id: string): Promise<Record<string, number>> {
+    const result = await db.query<{ stage_counts: Record<string, number> }>(
+      'SELECT stage_counts FROM "import".import_process WHERE id = $1',
+      [id],
+    );
+    return result.rows[0].stage_counts;
+  }
+
+  async function amountOfRecords(id: string): Promise<number | null> {
+    const result = await db.query<{ amount_of_records: number | null }>(
+      'SELECT amount_of_records FROM "import".import_process WHERE id = $1',
+      [id],
+    );
+    return result.rows[0].amount_of_records;
+  }
+
+  /** The customers (by external key pattern) of a broker and their contracts, as the inventory holds them. */
+  async function inventoryOf(brokerNumber: string, keyPattern: string) {
+    const customers = await db.query(
+      `SELECT c.external_key, c.first_name, c.last_name FROM broker.customer c
+         JOIN broker.broker b ON b.id = c.broker_id
+        WHERE b.broker_number = $1 AND c.external_key LIKE $2 ORDER BY c.external_key`,
+      [brokerNumber, keyPattern],
+    );
+    const contracts = await db.query(
+      `SELECT k.policy_number, co.vu_number, k.line_of_business, k.net_premium_cents
+         FROM broker.contract k JOIN broker.customer c ON c.id = k.customer_id
+         JOIN broker.company co ON co.id = k.company_id JOIN broker.broker b ON b.id = k.broker_id
+        WHERE b.broker_number = $1 AND c.external_key LIKE $2 ORDER BY k.policy_number`,
+      [brokerNumber, keyPattern],
+    );
+    return { customers: customers.rows, contracts: contracts.rows };
+  }
+
+  interface RecordOptions {
+    storedSha256?: string;
+    fileType?: 'GDV' | 'CSV';
+    vuNumbers?: string[];
+    broker?: string;
+  }
+
   /** A process recorded as the API does, but not enqueued: only the sweeper can start it. */
-  async function recordWithoutEnqueueing(
-    content: Buffer,
-    storedSha256?: string,
-    fileType: 'GDV' | 'CSV' = 'CSV',
-    vuNumbers: string[] = [],
-  ): Promise<string> {
+  async function recordWithoutEnqueueing(content: Buffer, options: RecordOptions = {}): Promise<string> {
+    const { fileType = 'CSV', vuNumbers = [], broker: brokerNumber = 'V1000' } = options;
     const storageKey = `uploads/test/${createHash('md5').update(content).update(String(Math.random())).digest('hex')}`;
     await new DirectoryFileStorage(environment.storageDir).write(storageKey, Readable.from([content]));
-    const broker = (await api.get(BrokerDirectory).findBroker('demo', 'V1000'))!;
+    const broker = (await api.get(BrokerDirectory).findBroker('demo', brokerNumber))!;
     return api.get(ImportProcessRepository).create({
       broker,
       requestedBy: 'user:test',
       fileType,
       fileName: fileType === 'GDV' ? 'bestand.gdv' : 'kunden.csv',
       fileSize: content.length,
-      fileSha256: storedSha256 ?? createHash('sha256').update(content).digest('hex'),
+      fileSha256: options.storedSha256 ?? createHash('sha256').update(content).digest('hex'),
       storageKey,
       companies: await api.get(BrokerDirectory).findCompanies(broker.tenantId, vuNumbers),
     });
   }
 
-  it('moves an upload through uploaded, transmitted, received and imported, staging its rows', async () => {
+  it('moves a CSV upload through every status to processed and writes its customer and contracts', async () => {
     const response = await request(api.getHttpServer() as App)
       .post('/api/v1/import')
       .set('Authorization', `Bearer ${await environment.authServer.token()}`)
       .attach('file', CSV_FILE, 'kunden.csv')
       .expect(200);
     const id = (response.body as { process_id: string }).process_id;
-    await statusReaches(id, 'validated');
-    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received', 'imported', 'validated']);
+    await statusReaches(id, 'processed');
+    expect(await history(id)).toEqual(THROUGH_PROCESSED);
 
     const { status: httpStatus, body } = await report(id);
     expect(httpStatus).toBe(200);
     expect(body).toEqual({
       process_id: id,
-      status: 'validated',
+      status: 'processed',
       type: 'CSV',
       file: {
         name: 'kunden.csv',
@@ -151,11 +246,26 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
         warnings: 0,
         contractsValid: 2,
         contractsRejected: 0,
+        customersParsed: 1,
+        customerRecordsMerged: 1,
+        customersWithoutValidContract: 0,
+        customersPrepared: 1,
+        customersRejected: 0,
+        customersMatched: 0,
+        customersNew: 1,
+        customersCreated: 1,
+        customersUpdated: 0,
+        addressesWritten: 0,
+        contactsAdded: 0,
+        contractsExtracted: 2,
+        contractsLinked: 2,
+        contractsMatched: 0,
+        contractsUnlinked: 0,
+        contractsCreated: 2,
+        contractsUpdated: 0,
+        contractsWritten: 2,
       },
-      history: ['uploaded', 'transmitted', 'received', 'imported', 'validated'].map((status) => ({
-        status,
-        time: expect.any(Number),
-      })),
+      history: THROUGH_PROCESSED.map((status) => ({ status, time: expect.any(Number) })),
       issues: [
         {
           stage: 'imported',
@@ -166,14 +276,32 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       ],
       issue_count: 1,
     });
-    const staged = await db.query<{ policy_number: string; customer_key: string; line: number }>(
-      'SELECT policy_number, customer_key, line FROM "import".staged_contract WHERE process_id = $1 ORDER BY seq',
+
+    const listed = await list();
+    expect(listed.find((process) => process.process_id === id)).toEqual({
+      process_id: id,
+      status: 'processed',
+      type: 'CSV',
+      broker: { id: 'V1000', name: 'Muster Makler GmbH' },
+      start_time: expect.any(Number),
+      end_time: expect.any(Number),
+      amount_of_records: 2,
+    });
+    expect(await inventoryOf('V1000', 'csv:4711')).toEqual({
+      customers: [{ external_key: 'csv:4711', first_name: 'Julia', last_name: 'Müller' }],
+      contracts: [
+        { policy_number: 'PH-1', vu_number: '9999', line_of_business: '040', net_premium_cents: '5462' },
+        { policy_number: 'UF-1', vu_number: '5512', line_of_business: '030', net_premium_cents: '1681' },
+      ],
+    });
+    const workLeft = await db.query<{ rows: number }>(
+      `SELECT (SELECT count(*) FROM "import".staged_customer WHERE process_id = $1)
+            + (SELECT count(*) FROM "import".staged_contract WHERE process_id = $1)
+            + (SELECT count(*) FROM "import".merged_customer WHERE process_id = $1)
+            + (SELECT count(*) FROM "import".merged_contract WHERE process_id = $1) AS rows`,
       [id],
     );
-    expect(staged.rows).toEqual([
-      { policy_number: 'PH-1', customer_key: 'csv:4711', line: 2 },
-      { policy_number: 'UF-1', customer_key: 'csv:4711', line: 3 },
-    ]);
+    expect(Number(workLeft.rows[0]?.rows)).toBe(0);
   });
 
   it('answers the report of another broker tree, or of no process, with 404, and a malformed id with 400', async () => {
@@ -187,8 +315,8 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
   it('resumes a process nobody enqueued (worker killed, Redis flushed) through the sweeper', async () => {
     const id = await recordWithoutEnqueueing(CSV_FILE);
     expect((await processState(id)).status).toBe('uploaded');
-    await statusReaches(id, 'validated');
-    expect(await history(id)).toEqual(['uploaded', 'transmitted', 'received', 'imported', 'validated']);
+    await statusReaches(id, 'processed');
+    expect(await history(id)).toEqual(THROUGH_PROCESSED);
   });
 
   it('fails a CSV file whose header is not the import format, naming the columns', async () => {
@@ -202,21 +330,52 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     console.warn(`GDV sample ${GDV_SAMPLE} is absent: the GDV staging test is skipped`);
 
   describeWithSample(
-    'stages and validates the real GDV sample file: 14 customers and 14 contracts',
+    'imports the real GDV sample file to processed, and a second import of it duplicates nothing',
     async () => {
-      const id = await recordWithoutEnqueueing(readFileSync(GDV_SAMPLE), undefined, 'GDV', ['9999']);
-      await statusReaches(id, 'validated');
-      const counts = await db.query<{ stage_counts: Record<string, number> }>(
-        'SELECT stage_counts FROM "import".import_process WHERE id = $1',
-        [id],
-      );
-      expect(counts.rows[0]?.stage_counts).toMatchObject({ customersRead: 14, contractsRead: 14 });
-      console.log(JSON.stringify(counts.rows[0]?.stage_counts));
+      const sample = readFileSync(GDV_SAMPLE);
+      const first = await recordWithoutEnqueueing(sample, { fileType: 'GDV', vuNumbers: ['9999'] });
+      await statusReaches(first, 'processed');
+      expect(await history(first)).toEqual(THROUGH_PROCESSED);
+      const firstCounts = await countsOf(first);
+      // 14 policyholder records of 10 insurer customers; 24 contact entries (telephone, e-mail ...) among them.
+      expect(firstCounts).toMatchObject({
+        customersRead: 14,
+        contractsRead: 14,
+        contractsValid: 14,
+        customersParsed: 10,
+        customerRecordsMerged: 4,
+        customersCreated: 10,
+        addressesWritten: 10,
+        contactsAdded: 24,
+        contractsCreated: 14,
+        contractsWritten: 14,
+      });
+      const afterFirst = await inventoryOf('V1000', '%:9999:%');
+      expect(afterFirst.contracts).toHaveLength(14);
+      expect(afterFirst.customers).toHaveLength(10);
+      expect(await amountOfRecords(first)).toBe(14);
+
+      const second = await recordWithoutEnqueueing(sample, { fileType: 'GDV', vuNumbers: ['9999'] });
+      await statusReaches(second, 'processed');
+      expect(await countsOf(second)).toMatchObject({
+        customersMatched: 10,
+        customersNew: 0,
+        customersCreated: 0,
+        contactsAdded: 0,
+        contractsMatched: 14,
+        contractsCreated: 0,
+        contractsUpdated: 14,
+      });
+      expect(await inventoryOf('V1000', '%:9999:%')).toEqual(afterFirst);
+      expect(await amountOfRecords(second)).toBe(14);
     },
   );
 
   describeWithSample('fails a GDV file none of whose contracts belong to the chosen companies', async () => {
-    const id = await recordWithoutEnqueueing(readFileSync(GDV_SAMPLE), undefined, 'GDV', ['5512']);
+    const id = await recordWithoutEnqueueing(readFileSync(GDV_SAMPLE), {
+      fileType: 'GDV',
+      vuNumbers: ['5512'],
+    });
     await statusReaches(id, 'failed');
     expect((await processState(id)).failure_reason).toMatch(
       /^No contract of the file passed validation \(14 rejected; the first: Contract \S+ is of insurer 9999, which is not among the companies of this import\)$/,
@@ -231,7 +390,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
         '1;Muster;9999;040;PH-7;12,00\n',
     );
     const id = await recordWithoutEnqueueing(csv);
-    await statusReaches(id, 'validated');
+    await statusReaches(id, 'processed');
     const { body } = await report(id);
     const { counts, issues } = body as {
       counts: Record<string, number>;
@@ -245,10 +404,97 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
         message: 'Contract PH-7 of insurer 9999 occurs again later in the file; the later one is imported',
       },
     ]);
+    expect((await inventoryOf('V1000', 'csv:1')).contracts).toEqual([
+      { policy_number: 'PH-7', vu_number: '9999', line_of_business: '040', net_premium_cents: '1200' },
+    ]);
+  });
+
+  it('rejects a contract another broker holds and one whose customer cannot be written, keeping the rest', async () => {
+    const held = await recordWithoutEnqueueing(
+      Buffer.from('kundennummer;nachname;vu_nummer;sparte;vertragsnummer\n7;Held;9999;040;PH-HELD\n'),
+      { broker: 'V1001' },
+    );
+    await statusReaches(held, 'processed');
+    const gdv = await gdvFile(async (writer) => {
+      await writer.writeCustomer(gdvCustomer({ policyNumber: 'PH-HELD', name1: 'Anders' }));
+      await writer.writeContract(gdvContract({ policyNumber: 'PH-HELD' }));
+      await writer.writeCustomer(
+        gdvCustomer({ policyNumber: 'PH-NONAME', name1: '', insurerCustomerNumber: 'K2' }),
+      );
+      await writer.writeContract(gdvContract({ policyNumber: 'PH-NONAME', insurerCustomerNumber: 'K2' }));
+      await writer.writeCustomer(gdvCustomer({ policyNumber: 'PH-OK', insurerCustomerNumber: 'K3' }));
+      await writer.writeContract(gdvContract({ policyNumber: 'PH-OK', insurerCustomerNumber: 'K3' }));
+    });
+    const id = await recordWithoutEnqueueing(gdv, { fileType: 'GDV', vuNumbers: ['9999'], broker: 'V1000' });
+    await statusReaches(id, 'processed');
+    const { body } = await report(id);
+    const { counts, issues } = body as {
+      counts: Record<string, number>;
+      issues: { stage: string; line: number; message: string }[];
+    };
+    expect(issues.map(({ stage, line, message }) => ({ stage, line, message }))).toEqual([
+      {
+        stage: 'customersPrepared',
+        line: 8,
+        message: 'The customer on line 8 is a natural person without a last name',
+      },
+      {
+        stage: 'contractsPrepared',
+        line: 10,
+        message: 'Contract PH-NONAME was not imported because its customer was rejected',
+      },
+      {
+        stage: 'contractsPrepared',
+        line: 6,
+        message: 'Contract PH-HELD of insurer 9999 is held by another broker',
+      },
+    ]);
+    expect(counts).toMatchObject({ customersRejected: 1, contractsUnlinked: 2, contractsWritten: 1 });
+    expect(await amountOfRecords(id)).toBe(1);
+    expect((await inventoryOf('V1001', 'csv:7')).contracts).toEqual([
+      { policy_number: 'PH-HELD', vu_number: '9999', line_of_business: '040', net_premium_cents: null },
+    ]);
+    expect(
+      (await inventoryOf('V1000', 'kunde:9999:K%')).contracts.map(
+        (row: { policy_number: string }) => row.policy_number,
+      ),
+    ).toEqual(['PH-OK']);
+  });
+
+  it('archives a processed import once the retention period has passed: the file goes, the process stays', async () => {
+    const id = await recordWithoutEnqueueing(CSV_FILE);
+    await statusReaches(id, 'processed');
+    const stored = await db.query<{ storage_key: string }>(
+      'SELECT storage_key FROM "import".import_process WHERE id = $1',
+      [id],
+    );
+    const storageKey = stored.rows[0].storage_key;
+    await db.query('BEGIN');
+    // Triggers off for this transaction, so updated_at keeps the back-dated time.
+    await db.query('SET LOCAL session_replication_role = replica');
+    await db.query(
+      `UPDATE "import".import_process SET updated_at = now() - interval '91 days', ended_at = now() - interval '91 days'
+        WHERE id = $1`,
+      [id],
+    );
+    await db.query('COMMIT');
+    await statusReaches(id, 'archived');
+    expect(await history(id)).toEqual([...THROUGH_PROCESSED, 'archived']);
+    expect(await new DirectoryFileStorage(environment.storageDir).size(storageKey)).toBeUndefined();
+    const listed = (await list()).find((process) => process.process_id === id);
+    expect(listed).toMatchObject({ status: 'archived', amount_of_records: 2 });
+    expect((await report(id)).status).toBe(200);
+  });
+
+  it('keeps a processed import whose retention period has not passed', async () => {
+    const id = await recordWithoutEnqueueing(CSV_FILE);
+    await statusReaches(id, 'processed');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await processState(id)).status).toBe('processed');
   });
 
   it('fails a process whose stored file does not match the upload, with a reason the user can act on', async () => {
-    const id = await recordWithoutEnqueueing(CSV_FILE, 'f'.repeat(64));
+    const id = await recordWithoutEnqueueing(CSV_FILE, { storedSha256: 'f'.repeat(64) });
     await statusReaches(id, 'failed');
     expect(await processState(id)).toEqual({
       status: 'failed',

@@ -7,3 +7,4 @@ export * from './test-authorization-server.js';
 export * from './test-import-environment.js';
 export * from './inventory-fixture.js';
 export * from './wait.js';
+export * from './gdv-portfolio.js';

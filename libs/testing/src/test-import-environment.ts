@@ -34,3 +34,24 @@ export async function createImportTestEnvironment(): Promise<ImportTestEnvironme
     },
   };
 }
+
+/**
+ * The variables of an import API and worker on a test database and Redis namespace, with the sweeper, idle and
+ * lock times shortened to a second or less so resumed and killed work shows within a test.
+ */
+export function importPipelineTestEnv(
+  environment: ImportTestEnvironment,
+  databaseUrl: string,
+  redis: { url: string; prefix: string },
+): Record<string, string> {
+  return {
+    ...environment.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redis.url,
+    IMPORT_QUEUE_PREFIX: redis.prefix,
+    IMPORT_SWEEP_INTERVAL_MS: '200',
+    IMPORT_STAGE_IDLE_MS: '1000',
+    IMPORT_STAGE_LOCK_MS: '1000',
+    LOG_LEVEL: 'silent',
+  };
+}

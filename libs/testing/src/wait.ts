@@ -1,17 +1,18 @@
 /**
- * Polls `probe` every 100 ms until it yields a value (anything but undefined) and returns it; fails after
+ * Polls `probe` every `intervalMs` until it yields a value (anything but undefined) and returns it; fails after
  * `timeoutMs` with `context()` in the message (e.g. a process's output).
  */
 export async function waitFor<T>(
   probe: () => Promise<T | undefined>,
   timeoutMs = 15_000,
   context: () => string = () => '',
+  intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`Condition not met within ${timeoutMs} ms\n${context()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

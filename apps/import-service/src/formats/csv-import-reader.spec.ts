@@ -34,7 +34,7 @@ describe('readCsvImport', () => {
           companyName: null,
           birthDate: '1985-04-12',
           address: { street: 'Domstraße 12', postalCode: '50667', city: 'Köln', country: 'DE' },
-          contacts: [{ type: 'email', value: 'julia@example.com' }],
+          contacts: [{ type: 'email', value: 'julia@example.com', context: null }],
           line: 2,
         },
       },
@@ -113,6 +113,19 @@ describe('readCsvImport', () => {
     expect(contracts.map((event) => event.kind === 'contract' && event.contract.policyNumber)).toEqual([
       'UF-1',
       'UF-9',
+    ]);
+  });
+
+  it('takes a two-letter country in any case and rejects a row naming the country otherwise', async () => {
+    const events = await read(
+      'kundennummer;nachname;land;vu_nummer;sparte;vertragsnummer\n' +
+        '1;Muster;at;9999;040;X-1\n' +
+        '2;Muster;Deutschland;9999;040;X-2\n',
+    );
+    const customers = events.flatMap((event) => (event.kind === 'customer' ? [event.customer] : []));
+    expect(customers.map((customer) => customer.address.country)).toEqual(['AT']);
+    expect(events.filter((event) => event.kind === 'rejected')).toEqual([
+      { kind: 'rejected', line: 3, message: 'land "Deutschland" is not an ISO 3166-1 alpha-2 code' },
     ]);
   });
 

@@ -82,9 +82,12 @@ function customerOf(row: Row, line: number): ImportedCustomer {
   if (personType === 'juristisch' && !row.firma) throw new CellError('firma is empty (legal person)');
   const contacts = (['email', 'telefon', 'mobil'] as const)
     .filter((type) => row[type])
-    .map((type) => ({ type, value: row[type]! }));
+    .map((type) => ({ type, value: row[type]!, context: null }));
   if (row.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(row.email))
     throw new CellError(`email "${row.email}" is not an e-mail address`);
+  const country = (row.land || 'DE').toUpperCase();
+  if (!/^[A-Z]{2}$/.test(country))
+    throw new CellError(`land "${row.land}" is not an ISO 3166-1 alpha-2 code`);
   return {
     key: `csv:${required(row, 'kundennummer')}`,
     personType,
@@ -98,7 +101,7 @@ function customerOf(row: Row, line: number): ImportedCustomer {
       street: optional(row.strasse),
       postalCode: optional(row.plz),
       city: optional(row.ort),
-      country: (row.land || 'DE').toUpperCase(),
+      country,
     },
     contacts,
     line,

@@ -20,7 +20,9 @@ function customerOf(person: ImportPerson): ImportedCustomer {
       country: person.address.country ?? 'DE',
     },
     contacts: person.contacts.flatMap((contact) =>
-      contact.type ? [{ type: CONTACT_TYPES[contact.type], value: contact.value }] : [],
+      contact.type
+        ? [{ type: CONTACT_TYPES[contact.type], value: contact.value, context: contact.context }]
+        : [],
     ),
     line: person.lines[0] ?? 0,
   };

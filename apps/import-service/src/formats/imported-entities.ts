@@ -16,7 +16,12 @@ export interface ImportedCustomer {
   /** YYYY-MM-DD */
   birthDate: string | null;
   address: { street: string | null; postalCode: string | null; city: string | null; country: string };
-  contacts: { type: 'email' | 'telefon' | 'mobil' | 'fax'; value: string }[];
+  /** `context` as the file states it; when absent the contact is filed as private or business by person type. */
+  contacts: {
+    type: 'email' | 'telefon' | 'mobil' | 'fax';
+    value: string;
+    context: 'privat' | 'geschaeftlich' | null;
+  }[];
   line: number;
 }
 

@@ -33,7 +33,8 @@ export class ImportProcessStateRepository {
     return this.db.transaction(async (tx) => {
       const moved = await tx.query<{ id: string }[]>(
         `UPDATE "import".import_process
-            SET status = $3, ended_at = CASE WHEN $3 = 'processed' THEN now() ELSE ended_at END
+            SET status = $3, ended_at = CASE WHEN $3 = 'processed' THEN now() ELSE ended_at END,
+                archived_at = CASE WHEN $3 = 'archived' THEN now() ELSE archived_at END
           WHERE id = $1 AND status = $2 RETURNING id`,
         [processId, from, to],
       );
@@ -63,16 +64,17 @@ export class ImportProcessStateRepository {
     });
   }
 
-  /** Unfinished processes whose last change is older than `idleMs`: candidates for the sweeper. */
+  /** Processes that have sat in one of the statuses longer than its threshold: candidates for the sweeper. */
   async findIdle(
-    idleMs: number,
-    statuses: ImportPipelineStatus[],
+    thresholds: { status: ImportPipelineStatus; idleMs: number }[],
   ): Promise<{ id: string; status: ImportPipelineStatus }[]> {
     return this.db.query(
-      `SELECT id, status FROM "import".import_process
-        WHERE status = ANY($2::text[]) AND updated_at < now() - make_interval(secs => $1 / 1000.0)
-        ORDER BY updated_at LIMIT 500`,
-      [idleMs, statuses],
+      `SELECT p.id, p.status
+         FROM "import".import_process p
+         JOIN unnest($1::text[], $2::float8[]) AS threshold (status, idle_ms) ON threshold.status = p.status
+        WHERE p.updated_at < now() - make_interval(secs => threshold.idle_ms / 1000.0)
+        ORDER BY p.updated_at LIMIT 500`,
+      [thresholds.map((threshold) => threshold.status), thresholds.map((threshold) => threshold.idleMs)],
     );
   }
 }

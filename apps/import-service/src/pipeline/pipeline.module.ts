@@ -7,6 +7,17 @@ import { PipelineQueue } from './pipeline-queue.js';
 import { redisConnection } from './redis-connection.js';
 import { STAGE_HANDLERS } from './stage-handler.js';
 import { StageRunner } from './stage-runner.js';
+import { STAGE_WORKER_SETTINGS, StageWorker, type StageWorkerSettings } from './stage-worker.js';
+import { ArchiveStage, RETENTION_MS } from './stages/archive.stage.js';
+import { CompleteStage } from './stages/complete.stage.js';
+import { ContractsExtractStage } from './stages/contracts-extract.stage.js';
+import { ContractsLinkStage } from './stages/contracts-link.stage.js';
+import { ContractsWriteStage } from './stages/contracts-write.stage.js';
+import { CustomerContactsWriteStage } from './stages/customer-contacts-write.stage.js';
+import { CustomersAssignStage } from './stages/customers-assign.stage.js';
+import { CustomersParseStage } from './stages/customers-parse.stage.js';
+import { CustomersPrepareStage } from './stages/customers-prepare.stage.js';
+import { CustomersWriteStage } from './stages/customers-write.stage.js';
 import { ImportStage } from './stages/import.stage.js';
 import { ReceiveStage } from './stages/receive.stage.js';
 import { StagingRepository } from './staging.repository.js';
@@ -15,7 +26,22 @@ import { ValidateStage } from './stages/validate.stage.js';
 import { SWEEPER_SETTINGS, Sweeper, type SweeperSettings } from './sweeper.js';
 
 /** The stage handlers, in pipeline order: adding a stage means adding its handler here. */
-const STAGES = [TransmitStage, ReceiveStage, ImportStage, ValidateStage];
+const STAGES = [
+  TransmitStage,
+  ReceiveStage,
+  ImportStage,
+  ValidateStage,
+  CustomersParseStage,
+  CustomersPrepareStage,
+  CustomersAssignStage,
+  CustomersWriteStage,
+  CustomerContactsWriteStage,
+  ContractsExtractStage,
+  ContractsLinkStage,
+  ContractsWriteStage,
+  CompleteStage,
+  ArchiveStage,
+];
 
 export interface PipelineSettings {
   redisUrl: string;
@@ -47,7 +73,14 @@ export class PipelineQueueModule {
 /** The worker side: the stage runner, the stages and the sweeper. */
 @Module({})
 export class PipelineWorkerModule {
-  static forRoot(settings: PipelineSettings & { sweeper: SweeperSettings }): DynamicModule {
+  static forRoot(
+    settings: PipelineSettings & {
+      sweeper: SweeperSettings;
+      retentionMs: number;
+      concurrency: number;
+      lockMs: number;
+    },
+  ): DynamicModule {
     const handlers: Provider = {
       provide: STAGE_HANDLERS,
       useFactory: (...stages: unknown[]) => stages,
@@ -59,12 +92,23 @@ export class PipelineWorkerModule {
       providers: [
         { provide: FILE_STORAGE, useValue: settings.storage },
         { provide: SWEEPER_SETTINGS, useValue: settings.sweeper },
+        { provide: RETENTION_MS, useValue: settings.retentionMs },
+        {
+          provide: STAGE_WORKER_SETTINGS,
+          useValue: {
+            connection: redisConnection(settings.redisUrl),
+            queuePrefix: settings.queuePrefix,
+            concurrency: settings.concurrency,
+            lockMs: settings.lockMs,
+          } satisfies StageWorkerSettings,
+        },
         ...STAGES,
         handlers,
         ImportProcessStateRepository,
         StagingRepository,
         PipelineQueue,
         StageRunner,
+        StageWorker,
         Sweeper,
       ],
     };

@@ -8,6 +8,8 @@ import type { ImportProcessRecord } from './import-process-state.repository.js';
  */
 export interface StageHandler {
   readonly from: ImportPipelineStatus;
+  /** How long after the process reached `from` the stage is due (the sweeper starts it); at once when absent. */
+  readonly dueAfterMs?: number;
   run(process: ImportProcessRecord): Promise<void>;
 }
 

@@ -1,7 +1,6 @@
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Job, UnrecoverableError } from 'bullmq';
-import { IMPORT_PIPELINE_QUEUE, type StageJob, statusAfter } from './pipeline-definition.js';
+import { type StageJob, statusAfter } from './pipeline-definition.js';
 import { PipelineQueue } from './pipeline-queue.js';
 import { ImportProcessStateRepository } from './import-process-state.repository.js';
 import { STAGE_HANDLERS, type StageHandler, StageRejection } from './stage-handler.js';
@@ -10,8 +9,8 @@ import { STAGE_HANDLERS, type StageHandler, StageRejection } from './stage-handl
  * Runs one stage job: skips it when the process has already moved on (a repeated job is harmless),
  * runs the stage's handler, moves the status on with a guarded update and enqueues the next stage.
  */
-@Processor(IMPORT_PIPELINE_QUEUE)
-export class StageRunner extends WorkerHost {
+@Injectable()
+export class StageRunner {
   private readonly logger = new Logger(StageRunner.name);
   private readonly handlers: Map<string, StageHandler>;
 
@@ -20,7 +19,6 @@ export class StageRunner extends WorkerHost {
     private readonly queue: PipelineQueue,
     @Inject(STAGE_HANDLERS) handlers: StageHandler[],
   ) {
-    super();
     this.handlers = new Map(handlers.map((handler) => [handler.from, handler]));
   }
 
@@ -37,20 +35,27 @@ export class StageRunner extends WorkerHost {
       throw error;
     }
     if (!(await this.processes.advance(processId, from, to))) return 'overtaken';
-    if (this.handlers.has(to)) await this.queue.enqueue({ processId, from: to });
+    // A stage that is due only later (archiving) is enqueued by the sweeper once it is due.
+    const next = this.handlers.get(to);
+    if (next && next.dueAfterMs === undefined) await this.queue.enqueue({ processId, from: to });
     return to;
   }
 
   /** Retries spent, or bad data: the process fails with the reason. */
-  @OnWorkerEvent('failed')
   async onFailed(job: Job<StageJob> | undefined, error: Error): Promise<void> {
     if (!job) return;
     const retriesLeft = error instanceof UnrecoverableError ? 0 : (job.opts.attempts ?? 1) - job.attemptsMade;
     if (retriesLeft > 0) return;
     this.logger.warn(`Import ${job.data.processId} failed in stage ${job.data.from}: ${error.message}`);
     // Nothing awaits this event handler: a rejection would end the worker. The sweeper retries the process.
-    await this.processes.fail(job.data.processId, error.message).catch((failure: unknown) => {
+    await this.processes.fail(job.data.processId, this.reasonOf(job, error)).catch((failure: unknown) => {
       this.logger.error({ err: failure }, `Could not mark import ${job.data.processId} failed`);
     });
+  }
+
+  /** Bad data explains itself; a technical fault is named without internals, which stay in the log. */
+  private reasonOf(job: Job<StageJob>, error: Error): string {
+    if (error instanceof UnrecoverableError) return error.message;
+    return `The import stopped in stage ${job.data.from} after repeated technical faults; please upload the file again or contact support`;
   }
 }

@@ -1,6 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ImportedContract, ImportedCustomer } from '../formats/imported-entities.js';
+import { copyRows } from './copy-rows.js';
+import { StageRejection } from './stage-handler.js';
+
+/** A set-based check: contracts or customers matching `where` (aliases c for the row, p for its process) are rejected. */
+export interface RejectionRule {
+  /** SQL text expression: the reason stored and reported. */
+  reason: string;
+  where: string;
+}
+
+/** The import's tables whose rows carry a rejection reason. */
+export type RejectableTable = 'staged_contract' | 'merged_customer' | 'merged_contract';
+
+export interface Tally {
+  accepted: number;
+  rejected: number;
+  firstReason: string | null;
+}
+
+/** The failure when nothing of a kind is left: it names an example, since the issues roll back with it. */
+export function nothingAccepted(what: string, tally: Tally): StageRejection {
+  const example = tally.firstReason ? ` (${tally.rejected} rejected; the first: ${tally.firstReason})` : '';
+  return new StageRejection(`${what}${example}`);
+}
+
+/** The import tables of a process that hold its rows between stages; emptied once it is processed. */
+const WORK_TABLES = ['staged_customer', 'staged_contract', 'merged_customer', 'merged_contract'] as const;
+type WorkTable = (typeof WORK_TABLES)[number];
 
 export interface StagingBatch {
   customers: { seq: number; customer: ImportedCustomer }[];
@@ -8,7 +36,7 @@ export interface StagingBatch {
   issues: { severity: 'warning' | 'rejected'; line: number; message: string }[];
 }
 
-/** Staging writes: one multi-row statement per batch and table, never a round trip per record. */
+/** Staging writes: one COPY per batch and table, never a round trip per record. */
 @Injectable()
 export class StagingRepository {
   /** Removes what an earlier, interrupted run of the stage left, so a re-run starts clean. */
@@ -28,45 +56,86 @@ export class StagingRepository {
 
   async write(tx: EntityManager, processId: string, stage: string, batch: StagingBatch): Promise<void> {
     if (batch.customers.length > 0) {
-      await tx.query(
-        `INSERT INTO "import".staged_customer (process_id, seq, customer_key, line, data)
-         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::int[], $5::jsonb[])`,
-        [
+      await copyRows(
+        tx,
+        '"import".staged_customer (process_id, seq, customer_key, line, data)',
+        batch.customers.map(({ seq, customer }) => [
           processId,
-          batch.customers.map((entry) => entry.seq),
-          batch.customers.map((entry) => entry.customer.key),
-          batch.customers.map((entry) => entry.customer.line),
-          batch.customers.map((entry) => JSON.stringify(entry.customer)),
-        ],
+          seq,
+          customer.key,
+          customer.line,
+          JSON.stringify(customer),
+        ]),
       );
     }
     if (batch.contracts.length > 0) {
-      await tx.query(
-        `INSERT INTO "import".staged_contract (process_id, seq, customer_key, vu_number, policy_number, line, data)
-         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::int[], $7::jsonb[])`,
-        [
+      await copyRows(
+        tx,
+        '"import".staged_contract (process_id, seq, customer_key, vu_number, policy_number, line, data)',
+        batch.contracts.map(({ seq, contract }) => [
           processId,
-          batch.contracts.map((entry) => entry.seq),
-          batch.contracts.map((entry) => entry.contract.customerKey),
-          batch.contracts.map((entry) => entry.contract.vuNumber),
-          batch.contracts.map((entry) => entry.contract.policyNumber),
-          batch.contracts.map((entry) => entry.contract.line),
-          batch.contracts.map((entry) => JSON.stringify(entry.contract)),
-        ],
+          seq,
+          contract.customerKey,
+          contract.vuNumber,
+          contract.policyNumber,
+          contract.line,
+          JSON.stringify(contract),
+        ]),
       );
     }
     if (batch.issues.length > 0) {
-      await tx.query(
-        `INSERT INTO "import".import_issue (process_id, stage, severity, line, message)
-         SELECT $1, $2, * FROM unnest($3::text[], $4::int[], $5::text[])`,
-        [
-          processId,
-          stage,
-          batch.issues.map((issue) => issue.severity),
-          batch.issues.map((issue) => issue.line),
-          batch.issues.map((issue) => issue.message),
-        ],
+      await copyRows(
+        tx,
+        '"import".import_issue (process_id, stage, severity, line, message)',
+        batch.issues.map((issue) => [processId, stage, issue.severity, issue.line, issue.message]),
       );
+    }
+  }
+
+  /** Rejects the still-accepted rows of `table` that match the rule, each with an issue at its line. */
+  async reject(
+    tx: EntityManager,
+    table: RejectableTable,
+    processId: string,
+    stage: string,
+    rule: RejectionRule,
+  ): Promise<void> {
+    await tx.query(
+      `WITH rejected AS (
+         UPDATE "import".${table} c SET rejected_reason = ${rule.reason}
+           FROM "import".import_process p
+          WHERE c.process_id = $1 AND p.id = c.process_id AND c.rejected_reason IS NULL AND ${rule.where}
+         RETURNING c.line, c.rejected_reason)
+       INSERT INTO "import".import_issue (process_id, stage, severity, line, message)
+       SELECT $1, $2, 'rejected', line, rejected_reason FROM rejected ORDER BY line`,
+      [processId, stage],
+    );
+  }
+
+  /** How many rows of `table` are still accepted and how many rejected, with the first reason in file order. */
+  async tally(tx: EntityManager, table: RejectableTable, processId: string): Promise<Tally> {
+    const [tally] = await tx.query<Tally[]>(
+      `SELECT count(*) FILTER (WHERE rejected_reason IS NULL)::int AS accepted,
+              count(*) FILTER (WHERE rejected_reason IS NOT NULL)::int AS rejected,
+              (array_agg(rejected_reason ORDER BY line) FILTER (WHERE rejected_reason IS NOT NULL))[1] AS "firstReason"
+         FROM "import".${table} WHERE process_id = $1`,
+      [processId],
+    );
+    return tally ?? { accepted: 0, rejected: 0, firstReason: null };
+  }
+
+  /**
+   * Refreshes the planner's statistics of work tables a stage has just filled: without them the next stages'
+   * joins are planned for empty tables (nested loops over every row). Counts this transaction's own rows.
+   */
+  async analyze(tx: EntityManager, ...tables: WorkTable[]): Promise<void> {
+    for (const table of tables) await tx.query(`ANALYZE "import".${table}`);
+  }
+
+  /** Empties the work tables of a finished process; its issues and counts stay for the report. */
+  async release(tx: EntityManager, processId: string): Promise<void> {
+    for (const table of WORK_TABLES) {
+      await tx.query(`DELETE FROM "import".${table} WHERE process_id = $1`, [processId]);
     }
   }
 

@@ -20,12 +20,14 @@ export interface SweeperSettings {
 
 /**
  * Resumes processes that stopped between stages (worker killed, Redis flushed): their stage job is enqueued
- * again under its usual id, so a job that is still waiting or running is not doubled.
+ * again under its usual id, so a job that is still waiting or running is not doubled. It also starts the
+ * stages that are due only some time after the previous one (archiving after the retention period).
  */
 @Injectable()
 export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(Sweeper.name);
-  private readonly statusesWithWork: ImportPipelineStatus[];
+  /** Per status with work to do: how long a process may sit there before its stage is enqueued again. */
+  private readonly idleThresholds: { status: ImportPipelineStatus; idleMs: number }[];
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
 
@@ -35,7 +37,10 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(STAGE_HANDLERS) handlers: StageHandler[],
     @Inject(SWEEPER_SETTINGS) private readonly settings: SweeperSettings,
   ) {
-    this.statusesWithWork = handlers.map((handler) => handler.from);
+    this.idleThresholds = handlers.map((handler) => ({
+      status: handler.from,
+      idleMs: handler.dueAfterMs ?? settings.idleMs,
+    }));
   }
 
   onApplicationBootstrap(): void {
@@ -48,7 +53,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /** One pass; returns how many processes were resumed. */
   async sweep(): Promise<number> {
-    const idle = await this.processes.findIdle(this.settings.idleMs, this.statusesWithWork);
+    const idle = await this.processes.findIdle(this.idleThresholds);
     for (const process of idle) await this.queue.enqueue({ processId: process.id, from: process.status });
     if (idle.length > 0) this.logger.log(`Resumed ${idle.length} idle import process(es)`);
     return idle.length;

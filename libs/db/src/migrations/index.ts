@@ -3,6 +3,7 @@ import { InventoryModel1763700000001 } from './1763700000001-inventory-model.js'
 import { CalcUsers1763700000002 } from './1763700000002-calc-users.js';
 import { ImportProcesses1763700000003 } from './1763700000003-import-processes.js';
 import { ImportStaging1763700000004 } from './1763700000004-import-staging.js';
+import { ImportMerge1763700000005 } from './1763700000005-import-merge.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -11,4 +12,5 @@ export const allMigrations = [
   CalcUsers1763700000002,
   ImportProcesses1763700000003,
   ImportStaging1763700000004,
+  ImportMerge1763700000005,
 ];

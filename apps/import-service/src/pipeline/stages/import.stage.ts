@@ -8,7 +8,7 @@ import type { ImportProcessRecord } from '../import-process-state.repository.js'
 import { type StageHandler, StageRejection } from '../stage-handler.js';
 import { type StagingBatch, StagingRepository } from '../staging.repository.js';
 
-const BATCH_SIZE = 1_000;
+const BATCH_SIZE = 5_000;
 
 /** Issues of this stage are filed under the status it produces. */
 const ISSUE_STAGE = 'imported';
@@ -45,20 +45,33 @@ export class ImportStage implements StageHandler {
         throw new StageRejection('The file contains no customers or contracts that could be read');
       }
       await this.staging.recordCounts(tx, process.id, { ...counts });
+      await this.staging.analyze(tx, 'staged_customer', 'staged_contract');
     });
   }
 
+  /**
+   * Batches are written while the next one is decoded (at most one write in flight), so decoding and
+   * PostgreSQL's ingest overlap.
+   */
   private async stage(tx: EntityManager, process: ImportProcessRecord): Promise<StageCounts> {
     const counts: StageCounts = { customersRead: 0, contractsRead: 0, rejectedRecords: 0, warnings: 0 };
     let batch = emptyBatch();
+    let writing: Promise<void> = Promise.resolve();
+    const write = async (full: StagingBatch) => {
+      await writing;
+      writing = this.staging.write(tx, process.id, ISSUE_STAGE, full);
+      // Observed at the next await; a failure meanwhile must not count as unhandled.
+      writing.catch(() => undefined);
+    };
     for await (const event of this.entitiesOf(process)) {
       this.add(batch, event, counts);
       if (batch.customers.length + batch.contracts.length + batch.issues.length >= BATCH_SIZE) {
-        await this.staging.write(tx, process.id, ISSUE_STAGE, batch);
+        await write(batch);
         batch = emptyBatch();
       }
     }
-    await this.staging.write(tx, process.id, ISSUE_STAGE, batch);
+    await write(batch);
+    await writing;
     return counts;
   }
 

@@ -1,0 +1,34 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { EntityManager } from 'typeorm';
+
+type CopyValue = string | number;
+
+/** COPY text format: backslash, tab and line breaks escaped; columns separated by tabs. */
+function copyLine(values: CopyValue[]): string {
+  return `${values.map((value) => String(value).replace(/[\\\t\n\r]/g, escapeCharacter)).join('\t')}\n`;
+}
+
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const escapeCharacter = (character: string) => ESCAPES[character] ?? character;
+
+/**
+ * Loads rows into `table (columns)` with COPY on the transaction's own connection: several times faster than
+ * multi-row INSERTs for the staging of large files.
+ */
+export async function copyRows(
+  tx: EntityManager,
+  target: string,
+  rows: Iterable<CopyValue[]>,
+): Promise<void> {
+  if (!tx.queryRunner) throw new Error('copyRows needs a transaction');
+  const client = (await tx.queryRunner.connect()) as PoolClient;
+  const lines = Readable.from(
+    (function* () {
+      for (const row of rows) yield copyLine(row);
+    })(),
+  );
+  await pipeline(lines, client.query(copyFrom(`COPY ${target} FROM STDIN`)));
+}

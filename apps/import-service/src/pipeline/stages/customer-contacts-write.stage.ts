@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { SqlStage } from '../sql-stage.js';
+
+/** The main residence (address 0) replaced as a whole when the file gives any part of an address. */
+const WRITE_MAIN_ADDRESSES = `
+  WITH written AS (
+    INSERT INTO broker.address (tenant_id, customer_id, address_no, address_type, street, postal_code, city, country)
+    SELECT p.tenant_id, m.customer_id, 0, 'hauptwohnsitz', m.street, m.postal_code, m.city, m.country
+      FROM "import".merged_customer m JOIN "import".import_process p ON p.id = m.process_id
+     WHERE m.process_id = $1 AND m.rejected_reason IS NULL
+       AND coalesce(m.street, m.postal_code, m.city) IS NOT NULL
+     ORDER BY m.customer_id
+    ON CONFLICT (customer_id, address_no) DO UPDATE
+       SET street = EXCLUDED.street, postal_code = EXCLUDED.postal_code, city = EXCLUDED.city,
+           country = EXCLUDED.country
+    RETURNING 1)
+  SELECT count(*)::int AS count FROM written`;
+
+/**
+ * Contact entries the customer does not have yet (same kind, same value ignoring case) are added; the first new
+ * one of a kind becomes the standard entry when the customer has no standard entry of that kind.
+ */
+const ADD_CONTACTS = `
+  WITH offered AS (
+    SELECT p.tenant_id, m.customer_id,
+           coalesce(entry->>'context',
+                    CASE WHEN m.person_type = 'juristisch' THEN 'geschaeftlich' ELSE 'privat' END) AS context,
+           entry->>'type' AS contact_type, entry->>'value' AS value
+      FROM "import".merged_customer m JOIN "import".import_process p ON p.id = m.process_id,
+           jsonb_array_elements(m.contacts) entry
+     WHERE m.process_id = $1 AND m.rejected_reason IS NULL),
+  fresh AS (
+    SELECT o.*, row_number() OVER (PARTITION BY o.customer_id, o.contact_type ORDER BY o.value) AS rank
+      FROM offered o
+     WHERE NOT EXISTS (SELECT 1 FROM broker.contact k
+                        WHERE k.customer_id = o.customer_id AND k.contact_type = o.contact_type
+                          AND lower(k.value) = lower(o.value))),
+  written AS (
+    INSERT INTO broker.contact (tenant_id, customer_id, context, contact_type, value, is_standard)
+    SELECT f.tenant_id, f.customer_id, f.context, f.contact_type, f.value,
+           f.rank = 1 AND NOT EXISTS (SELECT 1 FROM broker.contact k
+                                       WHERE k.customer_id = f.customer_id AND k.contact_type = f.contact_type
+                                         AND k.is_standard)
+      FROM fresh f ORDER BY f.customer_id
+    RETURNING 1)
+  SELECT count(*)::int AS count FROM written`;
+
+/** customersFinalized → customersDone: the written customers' main addresses and contact entries. */
+@Injectable()
+export class CustomerContactsWriteStage extends SqlStage {
+  readonly from = 'customersFinalized';
+
+  protected async runIn(tx: EntityManager, processId: string): Promise<void> {
+    const [addresses] = await tx.query<{ count: number }[]>(WRITE_MAIN_ADDRESSES, [processId]);
+    const [contacts] = await tx.query<{ count: number }[]>(ADD_CONTACTS, [processId]);
+    await this.staging.recordCounts(tx, processId, {
+      addressesWritten: addresses?.count ?? 0,
+      contactsAdded: contacts?.count ?? 0,
+    });
+  }
+}

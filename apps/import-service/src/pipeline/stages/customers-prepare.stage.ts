@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { SqlStage } from '../sql-stage.js';
+import { nothingAccepted, type RejectionRule } from '../staging.repository.js';
+
+const ISSUE_STAGE = 'customersPrepared';
+
+/** Trimmed, inner runs of white space made one space; empty becomes NULL. */
+const squeezed = (column: string) => `nullif(regexp_replace(btrim(${column}), '\\s+', ' ', 'g'), '')`;
+
+/** Contact entries normalised (e-mail addresses in lower case) and de-duplicated per kind and value. */
+const NORMALISED_CONTACTS = `(
+  SELECT coalesce(jsonb_agg(jsonb_build_object('type', type, 'value', value, 'context', context)
+                            ORDER BY type, value), '[]')
+    FROM (SELECT DISTINCT ON (type, lower(value)) type, value, context
+            FROM (SELECT entry->>'type' AS type, entry->>'context' AS context,
+                         CASE WHEN entry->>'type' = 'email' THEN lower(btrim(entry->>'value'))
+                              ELSE ${squeezed(`entry->>'value'`)} END AS value
+                    FROM jsonb_array_elements(contacts) entry) cleaned
+           WHERE value IS NOT NULL AND value <> ''
+           ORDER BY type, lower(value), context NULLS LAST) normalised)`;
+
+const RULES: RejectionRule[] = [
+  {
+    reason: `'The customer on line ' || c.line || ' is a natural person without a last name'`,
+    where: `c.person_type = 'natuerlich' AND c.last_name IS NULL`,
+  },
+  {
+    reason: `'The customer on line ' || c.line || ' is a company without a company name'`,
+    where: `c.person_type = 'juristisch' AND c.company_name IS NULL`,
+  },
+  {
+    reason: `'The customer on line ' || c.line || ' has the country "' || c.country || '", which is not an ISO 3166 code'`,
+    where: `c.country !~ '^[A-Z]{2}$'`,
+  },
+];
+
+/**
+ * customersParsed → customersPrepared: names, addresses and contact entries normalised in place; a customer
+ * that cannot be written to the inventory is rejected with its reason (its contracts follow it later).
+ */
+@Injectable()
+export class CustomersPrepareStage extends SqlStage {
+  readonly from = 'customersParsed';
+
+  protected async runIn(tx: EntityManager, processId: string): Promise<void> {
+    await this.staging.clearIssues(tx, processId, ISSUE_STAGE);
+    await tx.query(
+      `UPDATE "import".merged_customer
+          SET rejected_reason = NULL,
+              ${['title', 'first_name', 'last_name', 'company_name', 'street', 'city']
+                .map((column) => `${column} = ${squeezed(column)}`)
+                .join(', ')},
+              postal_code = nullif(regexp_replace(postal_code, '\\s', '', 'g'), ''),
+              country = upper(coalesce(nullif(btrim(country), ''), 'DE')),
+              contacts = ${NORMALISED_CONTACTS}
+        WHERE process_id = $1`,
+      [processId],
+    );
+    for (const rule of RULES) await this.staging.reject(tx, 'merged_customer', processId, ISSUE_STAGE, rule);
+    const tally = await this.staging.tally(tx, 'merged_customer', processId);
+    if (tally.accepted === 0) throw nothingAccepted('No customer of the file can be written', tally);
+    await this.staging.recordCounts(tx, processId, {
+      customersPrepared: tally.accepted,
+      customersRejected: tally.rejected,
+    });
+  }
+}

@@ -1,0 +1,173 @@
+import 'reflect-metadata';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { Client } from 'pg';
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
+import { parseConfig } from '@broker/config';
+import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
+import { findFreePort } from '@broker/local-services';
+import { createHttpApp } from '@broker/platform';
+import {
+  createImportTestEnvironment,
+  createTestDatabase,
+  createTestRedisNamespace,
+  importPipelineTestEnv,
+  type ImportTestEnvironment,
+  insertBrokerFixture,
+  type TestDatabase,
+  type TestRedisNamespace,
+  waitFor,
+  writeGdvPortfolio,
+} from '@broker/testing';
+import { AppModule } from '../src/app.module.js';
+import { importEnvShape } from '../src/config.js';
+
+const WORKER_ENTRY = path.resolve(__dirname, '../dist/worker.js');
+const CONTRACTS = 20_000;
+const CONTRACTS_PER_CUSTOMER = 2;
+const THROUGH_PROCESSED = IMPORT_PIPELINE_STATUSES.slice(
+  0,
+  IMPORT_PIPELINE_STATUSES.indexOf('processed') + 1,
+);
+
+/**
+ * The worker as it runs in production (its own process, built entry point), killed with SIGKILL in the middle
+ * of the pipeline and started again.
+ */
+describe('import pipeline recovery (worker process killed mid-pipeline)', () => {
+  let database: TestDatabase;
+  let environment: ImportTestEnvironment;
+  let redis: TestRedisNamespace;
+  let api: INestApplication;
+  let db: Client;
+  let env: Record<string, string>;
+  let fixtureDir: string;
+  let worker: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    if (!existsSync(WORKER_ENTRY)) throw new Error(`${WORKER_ENTRY} is missing: run pnpm build first`);
+    database = await createTestDatabase();
+    await insertBrokerFixture(database.url);
+    environment = await createImportTestEnvironment();
+    redis = createTestRedisNamespace();
+    env = importPipelineTestEnv(environment, database.url, redis);
+    api = await createHttpApp(AppModule.forRoot(parseConfig(importEnvShape, env)));
+    await api.init();
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+    fixtureDir = mkdtempSync(path.join(os.tmpdir(), 'bp-recovery-'));
+  });
+
+  afterAll(async () => {
+    worker?.kill('SIGKILL');
+    await db?.end();
+    await api?.close();
+    await redis?.clear();
+    await database?.drop();
+    await environment?.cleanup();
+    if (fixtureDir) rmSync(fixtureDir, { recursive: true, force: true });
+  });
+
+  async function startWorker(): Promise<ChildProcess> {
+    const child = spawn(process.execPath, [WORKER_ENTRY], {
+      env: { ...process.env, ...env, PORT: String(await findFreePort()) },
+      stdio: 'ignore',
+    });
+    worker = child;
+    return child;
+  }
+
+  async function kill(child: ChildProcess): Promise<void> {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  async function status(id: string): Promise<string> {
+    const result = await db.query<{ status: string }>(
+      'SELECT status FROM "import".import_process WHERE id = $1',
+      [id],
+    );
+    return result.rows[0].status;
+  }
+
+  const statusIn = (id: string, wanted: string[], timeoutMs = 60_000) =>
+    waitFor(
+      async () => {
+        const current = await status(id);
+        return wanted.includes(current) ? current : undefined;
+      },
+      timeoutMs,
+      () => `import ${id} never reached ${wanted.join(' or ')}`,
+      20,
+    );
+
+  async function upload(file: string): Promise<string> {
+    const response = await request(api.getHttpServer() as App)
+      .post('/api/v1/import')
+      .set('Authorization', `Bearer ${await environment.authServer.token()}`)
+      .field('companies[0]', '9999')
+      .attach('file', readFileSync(file), 'bestand.gdv')
+      .expect(200);
+    return (response.body as { process_id: string }).process_id;
+  }
+
+  it('ends in processed with every customer and contract once, after two kills', async () => {
+    const file = path.join(fixtureDir, 'portfolio.gdv');
+    await writeGdvPortfolio(createWriteStream(file), {
+      contracts: CONTRACTS,
+      contractsPerCustomer: CONTRACTS_PER_CUSTOMER,
+      policyPrefix: 'REC',
+    });
+    const id = await upload(file);
+
+    // First kill while the file is decoded into staging, second while customers are merged and written.
+    let child = await startWorker();
+    const decoding = await statusIn(id, ['received', 'imported']);
+    await kill(child);
+    child = await startWorker();
+    const merging = await statusIn(id, [
+      'customersParsed',
+      'customersPrepared',
+      'customersAssigned',
+      'customersFinalized',
+    ]);
+    await kill(child);
+
+    await startWorker();
+    await statusIn(id, ['processed']);
+    expect([decoding, merging]).not.toContain('processed');
+
+    const history = await db.query<{ status: string }>(
+      'SELECT status FROM "import".import_status_change WHERE process_id = $1 ORDER BY id',
+      [id],
+    );
+    expect(history.rows.map((row) => row.status)).toEqual(THROUGH_PROCESSED);
+    const inventory = await db.query<{
+      customers: number;
+      keys: number;
+      contracts: number;
+      policies: number;
+    }>(
+      `SELECT (SELECT count(*)::int FROM broker.customer WHERE external_key LIKE 'kunde:9999:%') AS customers,
+              (SELECT count(DISTINCT external_key)::int FROM broker.customer WHERE external_key LIKE 'kunde:9999:%') AS keys,
+              (SELECT count(*)::int FROM broker.contract WHERE policy_number LIKE 'REC%') AS contracts,
+              (SELECT count(DISTINCT policy_number)::int FROM broker.contract WHERE policy_number LIKE 'REC%') AS policies`,
+    );
+    expect(inventory.rows[0]).toEqual({
+      customers: CONTRACTS / CONTRACTS_PER_CUSTOMER,
+      keys: CONTRACTS / CONTRACTS_PER_CUSTOMER,
+      contracts: CONTRACTS,
+      policies: CONTRACTS,
+    });
+    const process = await db.query<{ amount_of_records: number }>(
+      'SELECT amount_of_records FROM "import".import_process WHERE id = $1',
+      [id],
+    );
+    expect(process.rows[0]?.amount_of_records).toBe(CONTRACTS);
+  }, 120_000);
+});
