@@ -2,7 +2,9 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { inventoryEntities } from '@broker/inventory';
 import { createMeldungenExceptionFilter } from '@broker/errors';
 import { PlatformModule } from '@broker/platform';
+import { SvcAuthModule } from './auth/svc-auth.module.js';
 import type { BrokerConfig } from './config.js';
+import { EmployeeModule } from './employee/employee.module.js';
 
 /** Area C: the employee service and the broker service, under /service/{tenant}/... */
 @Module({})
@@ -19,6 +21,12 @@ export class AppModule {
           redisUrl: config.REDIS_URL,
           errorFilter: createMeldungenExceptionFilter(),
         }),
+        SvcAuthModule.forRoot({
+          redisUrl: config.REDIS_URL,
+          redisPrefix: config.BROKER_REDIS_PREFIX,
+          apiKeyEncryptionKey: config.API_KEY_ENCRYPTION_KEY,
+        }),
+        EmployeeModule,
       ],
     };
   }

@@ -13,7 +13,12 @@ describe('broker-service error shapes ({Meldungen: [...]})', () => {
     createApp: (rootModule) => createHttpApp(rootModule),
     appModule: async () => {
       database = await createTestDatabase();
-      const env = { DATABASE_URL: database.url, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent' };
+      const env = {
+        DATABASE_URL: database.url,
+        REDIS_URL: testRedisUrl(),
+        API_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+        LOG_LEVEL: 'silent',
+      };
       return AppModule.forRoot(parseConfig(brokerEnvShape, env));
     },
   });

@@ -27,6 +27,7 @@ import { importEnvShape, importWorkerEnvShape } from '../src/config.js';
 import { BrokerDirectory } from '../src/imports/broker-directory.js';
 import { ImportProcessRepository } from '../src/imports/import-process.repository.js';
 import { DirectoryFileStorage } from '../src/storage/file-storage.js';
+import { ImportProcessStateRepository } from '../src/pipeline/import-process-state.repository.js';
 import { WorkerModule } from '../src/worker.module.js';
 
 const CSV_FILE = Buffer.from(
@@ -484,6 +485,16 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     const listed = (await list()).find((process) => process.process_id === id);
     expect(listed).toMatchObject({ status: 'archived', amount_of_records: 2 });
     expect((await report(id)).status).toBe(200);
+  });
+
+  it('refuses a transition or failure of a process that is no longer where the caller thinks', async () => {
+    const id = await recordWithoutEnqueueing(CSV_FILE);
+    await statusReaches(id, 'processed');
+    const state = worker.get(ImportProcessStateRepository);
+    expect(await state.advance(id, 'uploaded', 'transmitted')).toBe(false);
+    await state.fail(id, 'too late');
+    expect(await processState(id)).toEqual({ status: 'processed', failure_reason: null });
+    expect(await history(id)).toEqual(THROUGH_PROCESSED);
   });
 
   it('keeps a processed import whose retention period has not passed', async () => {

@@ -1,2 +1,3 @@
 export * from './import-process.js';
 export * from './import-requests.js';
+export * from './area-c/index.js';

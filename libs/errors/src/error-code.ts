@@ -11,6 +11,8 @@ export enum ErrorCode {
   AuthenticationFailed = 1101,
   Forbidden = 1102,
   InsufficientScope = 1103,
+  /** Area C: the authentication header group is missing, malformed, stale or wrong. */
+  AuthenticationHeadersInvalid = 1104,
   NotFound = 1200,
   RouteNotFound = 1201,
   MethodNotAllowed = 1202,
@@ -26,6 +28,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.ValidationFailed:
     case ErrorCode.MalformedRequest:
     case ErrorCode.ClientError:
+    case ErrorCode.AuthenticationHeadersInvalid:
       return 400;
     case ErrorCode.AuthenticationRequired:
     case ErrorCode.AuthenticationFailed:

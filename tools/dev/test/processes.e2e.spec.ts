@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   createImportTestEnvironment,
   createTestDatabase,
@@ -26,6 +27,7 @@ describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', 
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,
       IMPORT_QUEUE_PREFIX: redis.prefix,
+      API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'info',
     };
   });

@@ -31,11 +31,14 @@ export class ImportProcessStateRepository {
   /** Moves the process from `from` to `to` only if it is still in `from`; false when another run was first. */
   async advance(processId: string, from: ImportPipelineStatus, to: ImportPipelineStatus): Promise<boolean> {
     return this.db.transaction(async (tx) => {
+      // Wrapped in a SELECT: the driver answers a bare UPDATE ... RETURNING with [rows, count].
       const moved = await tx.query<{ id: string }[]>(
-        `UPDATE "import".import_process
-            SET status = $3, ended_at = CASE WHEN $3 = 'processed' THEN now() ELSE ended_at END,
-                archived_at = CASE WHEN $3 = 'archived' THEN now() ELSE archived_at END
-          WHERE id = $1 AND status = $2 RETURNING id`,
+        `WITH moved AS (
+           UPDATE "import".import_process
+              SET status = $3, ended_at = CASE WHEN $3 = 'processed' THEN now() ELSE ended_at END,
+                  archived_at = CASE WHEN $3 = 'archived' THEN now() ELSE archived_at END
+            WHERE id = $1 AND status = $2 RETURNING id)
+         SELECT id FROM moved`,
         [processId, from, to],
       );
       if (moved.length === 0) return false;
@@ -51,8 +54,10 @@ export class ImportProcessStateRepository {
   async fail(processId: string, reason: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       const failed = await tx.query<{ id: string }[]>(
-        `UPDATE "import".import_process SET status = 'failed', failure_reason = $2, ended_at = now()
-          WHERE id = $1 AND status NOT IN ${TERMINAL} RETURNING id`,
+        `WITH failed AS (
+           UPDATE "import".import_process SET status = 'failed', failure_reason = $2, ended_at = now()
+            WHERE id = $1 AND status NOT IN ${TERMINAL} RETURNING id)
+         SELECT id FROM failed`,
         [processId, reason],
       );
       if (failed.length > 0) {

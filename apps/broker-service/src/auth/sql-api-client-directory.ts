@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { type ApiClientCredentials, type ApiClientDirectory, ApiKeyCipher } from '@broker/auth';
+
+/** API clients from the inventory; the key is decrypted only here, in memory, and never logged. */
+@Injectable()
+export class SqlApiClientDirectory implements ApiClientDirectory {
+  constructor(
+    private readonly db: DataSource,
+    private readonly cipher: ApiKeyCipher,
+  ) {}
+
+  async find(tenantCode: string, apiId: string): Promise<ApiClientCredentials | undefined> {
+    const [row] = await this.db.query<(Omit<ApiClientCredentials, 'apiKey'> & { ciphertext: string })[]>(
+      `SELECT c.id::text AS "apiClientId", t.id::text AS "tenantId", b.id::text AS "brokerId",
+              b.broker_number AS "brokerNumber", c.api_key_ciphertext AS ciphertext,
+              c.blocked AS "clientBlocked", b.blocked AS "brokerBlocked"
+         FROM broker.api_client c
+         JOIN broker.tenant t ON t.id = c.tenant_id
+         JOIN broker.broker b ON b.tenant_id = c.tenant_id AND b.id = c.broker_id
+        WHERE t.code = $1 AND c.api_id = $2`,
+      [tenantCode, apiId],
+    );
+    if (!row) return undefined;
+    const { ciphertext, ...client } = row;
+    return { ...client, apiKey: this.cipher.decrypt(ciphertext) };
+  }
+}

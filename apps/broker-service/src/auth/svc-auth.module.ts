@@ -1,0 +1,57 @@
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import {
+  API_CLIENT_DIRECTORY,
+  type ApiClientDirectory,
+  ApiKeyCipher,
+  HeaderGroupGuard,
+  HeaderGroupVerifier,
+  NONCE_STORE,
+  type NonceStore,
+  RedisNonceStore,
+} from '@broker/auth';
+import { SqlApiClientDirectory } from './sql-api-client-directory.js';
+
+export interface SvcAuthSettings {
+  redisUrl: string;
+  /** Prefix of the nonce keys in Redis (tests give each file its own). */
+  redisPrefix: string;
+  apiKeyEncryptionKey: Buffer;
+}
+
+const NONCE_REDIS = Symbol('NONCE_REDIS');
+
+/** Area C authentication: the header group, with API clients from the inventory and nonces in Redis. */
+@Module({})
+export class SvcAuthModule implements OnApplicationShutdown {
+  constructor(@Inject(NONCE_REDIS) private readonly redis: Redis) {}
+
+  static forRoot(settings: SvcAuthSettings): DynamicModule {
+    return {
+      module: SvcAuthModule,
+      global: true,
+      providers: [
+        { provide: ApiKeyCipher, useValue: new ApiKeyCipher(settings.apiKeyEncryptionKey) },
+        { provide: API_CLIENT_DIRECTORY, useClass: SqlApiClientDirectory },
+        { provide: NONCE_REDIS, useFactory: () => new Redis(settings.redisUrl, { maxRetriesPerRequest: 2 }) },
+        {
+          provide: NONCE_STORE,
+          useFactory: (redis: Redis) => new RedisNonceStore(redis, `${settings.redisPrefix}nonce:`),
+          inject: [NONCE_REDIS],
+        },
+        {
+          provide: HeaderGroupVerifier,
+          useFactory: (directory: ApiClientDirectory, nonces: NonceStore) =>
+            new HeaderGroupVerifier(directory, nonces),
+          inject: [API_CLIENT_DIRECTORY, NONCE_STORE],
+        },
+        HeaderGroupGuard,
+      ],
+      exports: [HeaderGroupVerifier, HeaderGroupGuard],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit();
+  }
+}

@@ -1,0 +1,47 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { HeaderGroupGuard } from '@broker/auth';
+import { KontaktdatensatzInput, KontaktdatensatzUpdate } from '@broker/contracts';
+import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
+import { ParseIdPipe } from '../ids.js';
+import { ContactService } from './contact.service.js';
+
+@Controller(`${EMPLOYEE_BASE}/:ma/kunden/:customerId/kontaktdaten`)
+@UseGuards(HeaderGroupGuard, EmployeeScopeGuard)
+export class ContactsController {
+  constructor(private readonly contacts: ContactService) {}
+
+  @Get()
+  list(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
+    return this.contacts.list(scope, customerId);
+  }
+
+  @Post()
+  @HttpCode(200)
+  add(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Body() input: KontaktdatensatzInput,
+  ) {
+    return this.contacts.add(scope, customerId, input);
+  }
+
+  @Put(':contactId')
+  set(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Param('contactId', ParseIdPipe) contactId: string,
+    @Body() input: KontaktdatensatzUpdate,
+  ) {
+    return this.contacts.set(scope, customerId, contactId, input);
+  }
+
+  @Delete(':contactId')
+  @HttpCode(204)
+  async delete(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Param('contactId', ParseIdPipe) contactId: string,
+  ) {
+    await this.contacts.delete(scope, customerId, contactId);
+  }
+}

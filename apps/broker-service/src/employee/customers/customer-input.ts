@@ -1,0 +1,108 @@
+import { type KundeInput, type KundePersonInput } from '@broker/contracts';
+import { DateParseError, parseDate } from '@broker/datetime';
+import { DomainError } from '@broker/errors';
+import type { CustomerFields } from './customer.repository.js';
+
+const NATURAL_ONLY = ['Titel', 'Vorname', 'Nachname', 'Geburtsdatum', 'Beruf', 'Fachrichtung'] as const;
+const LEGAL_ONLY = ['Firma', 'Ansprechpartner', 'Gruendungsdatum', 'Branche'] as const;
+
+/** Given text, or the stored value when the field is absent; an empty string clears it. */
+function text(given: string | undefined, stored: string | null): string | null {
+  if (given === undefined) return stored;
+  const trimmed = given.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+function date(field: string, given: string | undefined, stored: string | null, zone: string | undefined) {
+  const value = text(given, stored);
+  if (value === null || given === undefined) return value;
+  try {
+    return parseDate(value, zone);
+  } catch (error) {
+    if (error instanceof DateParseError) throw DomainError.validation([`${field} "${given}" is not a date`]);
+    throw error;
+  }
+}
+
+/** The person fields that do not belong to the person type are refused rather than silently dropped. */
+function checkPersonFields(person: KundePersonInput): string[] {
+  const foreign = person.Typ === 'natuerlich' ? LEGAL_ONLY : NATURAL_ONLY;
+  return foreign
+    .filter((field) => person[field] !== undefined && person[field] !== '')
+    .map(
+      (field) =>
+        `Person.${field} is not a field of a ${person.Typ === 'natuerlich' ? 'natural' : 'legal'} person`,
+    );
+}
+
+export const EMPTY_CUSTOMER: CustomerFields = {
+  salutation: null,
+  perDu: false,
+  deceased: false,
+  relationshipEndedOn: null,
+  userName: null,
+  personType: 'natuerlich',
+  title: null,
+  firstName: null,
+  lastName: null,
+  birthDate: null,
+  occupation: null,
+  specialty: null,
+  companyName: null,
+  contactPerson: null,
+  foundingDate: null,
+  industry: null,
+  notifyUserName: false,
+  notifyPasswordLink: false,
+  suppressInitialInfo: false,
+};
+
+/**
+ * A Kunde as sent, applied to the stored fields (EMPTY_CUSTOMER for a new one): absent fields keep their
+ * value, empty strings clear. The result must name a natural person with a last name or a legal person with a
+ * company name (the required fields of a customer).
+ */
+export function applyKundeInput(
+  input: KundeInput,
+  stored: CustomerFields,
+  zone: string | undefined,
+): CustomerFields {
+  const person = input.Person;
+  const problems = checkPersonFields(person);
+  if (problems.length > 0) throw DomainError.validation(problems);
+  const natural = person.Typ === 'natuerlich';
+  const notify = input.Mitteilungen;
+  const fields: CustomerFields = {
+    salutation: input.Anrede ?? stored.salutation,
+    perDu: input.PerDu ?? stored.perDu,
+    deceased: input.Verstorben ?? stored.deceased,
+    relationshipEndedOn: date(
+      'KundenbeziehungBeendetAm',
+      input.KundenbeziehungBeendetAm,
+      stored.relationshipEndedOn,
+      zone,
+    ),
+    userName: input.Benutzername ?? stored.userName,
+    personType: person.Typ,
+    title: natural ? text(person.Titel, stored.title) : null,
+    firstName: natural ? text(person.Vorname, stored.firstName) : null,
+    lastName: natural ? text(person.Nachname, stored.lastName) : null,
+    birthDate: natural ? date('Person.Geburtsdatum', person.Geburtsdatum, stored.birthDate, zone) : null,
+    occupation: natural ? text(person.Beruf, stored.occupation) : null,
+    specialty: natural ? text(person.Fachrichtung, stored.specialty) : null,
+    companyName: natural ? null : text(person.Firma, stored.companyName),
+    contactPerson: natural ? null : text(person.Ansprechpartner, stored.contactPerson),
+    foundingDate: natural
+      ? null
+      : date('Person.Gruendungsdatum', person.Gruendungsdatum, stored.foundingDate, zone),
+    industry: natural ? null : text(person.Branche, stored.industry),
+    notifyUserName: (notify?.Passwort || notify?.Benutzername) ?? stored.notifyUserName,
+    notifyPasswordLink: (notify?.Passwort || notify?.PasswortLink) ?? stored.notifyPasswordLink,
+    suppressInitialInfo: notify?.ErstinfoUnterbinden ?? stored.suppressInitialInfo,
+  };
+  if (natural && !fields.lastName)
+    throw DomainError.validation(['Person.Nachname is required for a natural person']);
+  if (!natural && !fields.companyName)
+    throw DomainError.validation(['Person.Firma is required for a legal person']);
+  return fields;
+}

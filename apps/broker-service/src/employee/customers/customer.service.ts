@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { KontaktdatensatzInput, KundeInput, KundeView } from '@broker/contracts';
+import { DomainError } from '@broker/errors';
+import { ContactRepository } from '../contacts/contact.repository.js';
+import type { EmployeeScope } from '../employee-scope.js';
+import { customerPath, visibleCustomerId } from '../visible-customer.js';
+import { applyKundeInput, EMPTY_CUSTOMER } from './customer-input.js';
+import { type CustomerRecord, CustomerRepository, isUserNameTaken } from './customer.repository.js';
+import { userNameCandidates } from './user-names.js';
+
+const taken = (userName: string) => DomainError.validation([`Benutzername ${userName} is already taken`]);
+
+/** addKunde, getKunde, setKunde. */
+@Injectable()
+export class CustomerService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly customers: CustomerRepository,
+    private readonly contacts: ContactRepository,
+  ) {}
+
+  async add(scope: EmployeeScope, input: KundeInput): Promise<{ Id: string; Benutzername: string }> {
+    const fields = applyKundeInput(input, EMPTY_CUSTOMER, scope.zone);
+    checkStandards(input.Kontaktdaten ?? []);
+    try {
+      return await this.db.transaction(async (tx) => {
+        const brokerId = await this.targetBroker(tx, scope, input.Vermittler);
+        const userName = fields.userName ?? (await this.freeUserName(tx, scope.tenantId, fields));
+        if (await this.customers.userNameExists(tx, scope.tenantId, userName)) throw taken(userName);
+        const id = await this.customers.insert(tx, scope.tenantId, brokerId, { ...fields, userName });
+        for (const entry of input.Kontaktdaten ?? []) {
+          await this.contacts.insert(tx, scope.tenantId, id, {
+            context: entry.Kontext,
+            type: entry.Typ,
+            value: entry.Value.trim(),
+            standard: entry.Standard ?? false,
+          });
+        }
+        if (input.Notizen)
+          await this.customers.addNote(tx, scope.tenantId, id, input.Notizen.Typ, input.Notizen.Text);
+        return { Id: id, Benutzername: userName };
+      });
+    } catch (error) {
+      // Two creations with the same name at once: the unique index decides.
+      if (isUserNameTaken(error)) throw taken(fields.userName ?? '');
+      throw error;
+    }
+  }
+
+  async get(scope: EmployeeScope, customerId: string): Promise<KundeView> {
+    const customer = await this.customers.find(this.db.manager, scope, customerId);
+    if (!customer) throw DomainError.notFound(`Customer ${customerId} does not exist`);
+    return kundeView(scope, customer);
+  }
+
+  async set(scope: EmployeeScope, customerId: string, input: KundeInput): Promise<KundeView> {
+    if (input.Kontaktdaten !== undefined)
+      throw DomainError.validation([
+        'Kontaktdaten cannot be changed with setKunde; use the kontaktdaten operations',
+      ]);
+    try {
+      await this.db.transaction(async (tx) => {
+        await visibleCustomerId(tx, scope, customerId, true);
+        const stored = (await this.customers.find(tx, scope, customerId))!;
+        const fields = applyKundeInput(input, stored, scope.zone);
+        if (
+          fields.userName &&
+          fields.userName.toLowerCase() !== stored.userName?.toLowerCase() &&
+          (await this.customers.userNameExists(tx, scope.tenantId, fields.userName))
+        )
+          throw taken(fields.userName);
+        await this.customers.update(tx, customerId, fields);
+        if (input.Notizen)
+          await this.customers.addNote(tx, scope.tenantId, customerId, input.Notizen.Typ, input.Notizen.Text);
+      });
+    } catch (error) {
+      if (isUserNameTaken(error)) throw taken(input.Benutzername ?? '');
+      throw error;
+    }
+    return this.get(scope, customerId);
+  }
+
+  /** The employee's own broker, or the one named in Vermittler when the employee may see it. */
+  private async targetBroker(tx: EntityManager, scope: EmployeeScope, brokerNumber: string | undefined) {
+    if (!brokerNumber || brokerNumber === scope.brokerNumber) return scope.brokerId;
+    const brokerId = await this.customers.visibleBrokerId(tx, scope, brokerNumber);
+    if (!brokerId)
+      throw DomainError.validation([`Vermittler ${brokerNumber} is neither yours nor below yours`]);
+    return brokerId;
+  }
+
+  private async freeUserName(tx: EntityManager, tenantId: string, fields: typeof EMPTY_CUSTOMER) {
+    for (const candidate of userNameCandidates(fields)) {
+      if (!(await this.customers.userNameExists(tx, tenantId, candidate))) return candidate;
+    }
+    throw new Error('No free user name found');
+  }
+}
+
+/** At most one standard entry per kind among the contact entries of a new customer. */
+function checkStandards(entries: KontaktdatensatzInput[]): void {
+  const kinds = entries.filter((entry) => entry.Standard).map((entry) => entry.Typ);
+  const doubled = kinds.find((kind, index) => kinds.indexOf(kind) !== index);
+  if (doubled)
+    throw DomainError.validation([`Kontaktdaten: only one entry of kind ${doubled} can be Standard`]);
+}
+
+function kundeView(scope: EmployeeScope, customer: CustomerRecord): KundeView {
+  const natural = customer.personType === 'natuerlich';
+  return {
+    Id: customer.id,
+    Vermittler: customer.brokerNumber,
+    Anrede: customer.salutation,
+    PerDu: customer.perDu,
+    Verstorben: customer.deceased,
+    KundenbeziehungBeendetAm: customer.relationshipEndedOn,
+    Benutzername: customer.userName,
+    Person: natural
+      ? {
+          Typ: 'natuerlich',
+          Titel: customer.title,
+          Vorname: customer.firstName,
+          Nachname: customer.lastName,
+          Geburtsdatum: customer.birthDate,
+          Beruf: customer.occupation,
+          Fachrichtung: customer.specialty,
+        }
+      : {
+          Typ: 'juristisch',
+          Firma: customer.companyName,
+          Ansprechpartner: customer.contactPerson,
+          Gruendungsdatum: customer.foundingDate,
+          Branche: customer.industry,
+        },
+    Kontaktdaten: customerPath(scope, customer.id, 'kontaktdaten'),
+    Adressen: customerPath(scope, customer.id, 'adressen'),
+    Vertraege: customerPath(scope, customer.id, 'vertraege'),
+    ...(customer.mandateArchiveEntryId
+      ? {
+          Maklervollmacht: customerPath(
+            scope,
+            customer.id,
+            'archiveintraege',
+            customer.mandateArchiveEntryId,
+          ),
+        }
+      : {}),
+    Notizen: customer.note ? { Typ: customer.note.type, Text: customer.note.text } : null,
+    Mitteilungen: {
+      Benutzername: customer.notifyUserName,
+      PasswortLink: customer.notifyPasswordLink,
+      ErstinfoUnterbinden: customer.suppressInitialInfo,
+    },
+  };
+}

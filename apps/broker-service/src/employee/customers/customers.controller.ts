@@ -1,0 +1,33 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { HeaderGroupGuard } from '@broker/auth';
+import { KundeInput } from '@broker/contracts';
+import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
+import { ParseIdPipe } from '../ids.js';
+import { CustomerService } from './customer.service.js';
+
+@Controller(`${EMPLOYEE_BASE}/:ma/kunden`)
+@UseGuards(HeaderGroupGuard, EmployeeScopeGuard)
+export class CustomersController {
+  constructor(private readonly customers: CustomerService) {}
+
+  /** addKunde: answers only Id and Benutzername (spec). */
+  @Post()
+  @HttpCode(200)
+  add(@Scope() scope: EmployeeScope, @Body() input: KundeInput) {
+    return this.customers.add(scope, input);
+  }
+
+  @Get(':customerId')
+  get(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
+    return this.customers.get(scope, customerId);
+  }
+
+  @Put(':customerId')
+  set(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Body() input: KundeInput,
+  ) {
+    return this.customers.set(scope, customerId, input);
+  }
+}

@@ -1,0 +1,47 @@
+import { Body, Controller, Get, Param, Put, UseGuards } from '@nestjs/common';
+import { HeaderGroupGuard } from '@broker/auth';
+import { KundendetailInput } from '@broker/contracts';
+import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
+import { ParseDetailIdPipe, ParseIdPipe } from '../ids.js';
+import { DetailService } from './detail.service.js';
+
+/** Registered before the customers controller: `kunden/details` is not a customer id. */
+@Controller(`${EMPLOYEE_BASE}/:ma/kunden`)
+@UseGuards(HeaderGroupGuard, EmployeeScopeGuard)
+export class DetailsController {
+  constructor(private readonly details: DetailService) {}
+
+  @Get('details')
+  definitions(@Scope() scope: EmployeeScope) {
+    return this.details.definitions(scope);
+  }
+
+  @Get('details/:detailId')
+  definition(@Scope() scope: EmployeeScope, @Param('detailId', ParseDetailIdPipe) detailId: string) {
+    return this.details.definition(scope, detailId);
+  }
+
+  @Get(':customerId/details')
+  values(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
+    return this.details.values(scope, customerId);
+  }
+
+  @Get(':customerId/details/:detailId')
+  value(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Param('detailId', ParseDetailIdPipe) detailId: string,
+  ) {
+    return this.details.value(scope, customerId, detailId);
+  }
+
+  @Put(':customerId/details/:detailId')
+  set(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Param('detailId', ParseDetailIdPipe) detailId: string,
+    @Body() input: KundendetailInput,
+  ) {
+    return this.details.set(scope, customerId, detailId, input.Value);
+  }
+}

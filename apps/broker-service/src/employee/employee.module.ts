@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+import { AddressRepository } from './addresses/address.repository.js';
+import { AddressService } from './addresses/address.service.js';
+import { AddressesController } from './addresses/addresses.controller.js';
+import { ContactRepository } from './contacts/contact.repository.js';
+import { ContactService } from './contacts/contact.service.js';
+import { ContactsController } from './contacts/contacts.controller.js';
+import { CustomerRepository } from './customers/customer.repository.js';
+import { CustomerService } from './customers/customer.service.js';
+import { CustomersController } from './customers/customers.controller.js';
+import { DetailRepository } from './details/detail.repository.js';
+import { DetailService } from './details/detail.service.js';
+import { DetailsController } from './details/details.controller.js';
+import { EmployeeScopeGuard } from './employee-scope.js';
+import { EnumerationsController } from './enumerations.controller.js';
+import { RecordsController } from './records/records.controller.js';
+import { RecordsRepository } from './records/records.repository.js';
+import { RecordsService } from './records/records.service.js';
+
+/**
+ * The employee service: /service/{tenant}/employee/v1/rest. Controllers with fixed path segments under
+ * `kunden` (details) come before the one taking `kunden/{Kunde-Id}`.
+ */
+@Module({
+  controllers: [
+    EnumerationsController,
+    DetailsController,
+    CustomersController,
+    AddressesController,
+    ContactsController,
+    RecordsController,
+  ],
+  providers: [
+    EmployeeScopeGuard,
+    CustomerRepository,
+    CustomerService,
+    AddressRepository,
+    AddressService,
+    ContactRepository,
+    ContactService,
+    RecordsRepository,
+    RecordsService,
+    DetailRepository,
+    DetailService,
+  ],
+})
+export class EmployeeModule {}

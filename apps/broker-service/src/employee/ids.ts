@@ -1,0 +1,23 @@
+import { type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
+import { DomainError } from '@broker/errors';
+
+/** A path parameter that must match a pattern; anything else is a 400 naming the parameter. */
+class PathIdPipe implements PipeTransform<string, string> {
+  constructor(
+    private readonly pattern: RegExp,
+    private readonly what: string,
+  ) {}
+
+  transform(value: string, metadata: ArgumentMetadata): string {
+    if (!this.pattern.test(value))
+      throw DomainError.validation([`${metadata.data ?? 'id'} "${value}" is not ${this.what}`]);
+    return value;
+  }
+}
+
+/** The id of an inventory row: a positive whole number. */
+export const ParseIdPipe = new PathIdPipe(/^[1-9][0-9]{0,17}$/, 'an id');
+/** An address id: 0 (the main residence) or a positive whole number. */
+export const ParseAddressIdPipe = new PathIdPipe(/^(0|[1-9][0-9]{0,8})$/, 'an address id');
+/** A customer detail id: the definition's key. */
+export const ParseDetailIdPipe = new PathIdPipe(/^[A-Za-z0-9_-]{1,64}$/, 'a detail id');

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
+import { svcDigest } from '@broker/auth';
+import { FIXTURE_API_CLIENTS, svcDigestHeaders, svcOtpHeaders } from './employee-fixture.js';
+import { BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
+
+const { main, other, blockedBroker, blockedClient } = FIXTURE_API_CLIENTS;
+
+describe('employee service authentication (header group)', () => {
+  let service: EmployeeTestService;
+  beforeAll(async () => {
+    service = await startEmployeeTestService();
+  });
+  afterAll(() => service?.close());
+
+  const get = (headers: Record<string, string>, path = `${BASE}/anreden`) =>
+    request(service.app.getHttpServer() as App)
+      .get(path)
+      .set(headers);
+
+  it('accepts a good digest and a good one-time password', async () => {
+    await get(svcDigestHeaders(main)).expect(200);
+    await get(svcOtpHeaders(main)).expect(200);
+    // One step of tolerance either way.
+    await get(svcOtpHeaders(main, Date.now() - 30_000)).expect(200);
+    await get(svcOtpHeaders(main, Date.now() + 30_000)).expect(200);
+  });
+
+  /** Now as `YYYY-MM-DDTHH:mm:ss` on the wall clock of `zone`, signed with a fresh nonce. */
+  function localTimeHeaders(zone: string, extra: Record<string, string> = {}): Record<string, string> {
+    const timestamp = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: zone,
+      dateStyle: 'short',
+      timeStyle: 'medium',
+    })
+      .format(new Date())
+      .replace(' ', 'T');
+    const nonce = randomBytes(20).toString('hex');
+    return {
+      'X-Svc-Api-Id': main.apiId,
+      'X-Svc-Timestamp': timestamp,
+      'X-Svc-Nonce': nonce,
+      'X-Svc-Digest': svcDigest(nonce, timestamp, main.apiKey),
+      ...extra,
+    };
+  }
+
+  it('accepts the timestamp in the spec DateTime form, read in Europe/Berlin, or in the zone the client states', async () => {
+    await get(localTimeHeaders('Europe/Berlin')).expect(200);
+    await get(localTimeHeaders('Asia/Tokyo', { 'X-Svc-Timezone': 'Asia/Tokyo' })).expect(200);
+    // Tokyo wall-clock time read as Berlin time is hours off.
+    await get(localTimeHeaders('Asia/Tokyo')).expect(400);
+  });
+
+  it.each([
+    ['no headers at all', {}, 'Header X-Svc-Api-Id is missing'],
+    ['only the API id', { 'X-Svc-Api-Id': main.apiId }, 'X-Svc-Otp, are required'],
+    [
+      'a nonce of 39 characters',
+      { ...svcDigestHeaders(main), 'X-Svc-Nonce': 'a'.repeat(39) },
+      'Header X-Svc-Nonce is not 40 lower-case hexadecimal characters',
+    ],
+    [
+      'an upper-case nonce',
+      { ...svcDigestHeaders(main), 'X-Svc-Nonce': 'A'.repeat(40) },
+      'Header X-Svc-Nonce is not 40 lower-case hexadecimal characters',
+    ],
+    [
+      'a timestamp that is no date',
+      { ...svcDigestHeaders(main), 'X-Svc-Timestamp': 'yesterday' },
+      'Header X-Svc-Timestamp is not a date-time',
+    ],
+    ['a stale timestamp', svcDigestHeaders(main, new Date(Date.now() - 31_000)), 'more than 30 seconds away'],
+    [
+      'a timestamp too far ahead',
+      svcDigestHeaders(main, new Date(Date.now() + 31_000)),
+      'more than 30 seconds away',
+    ],
+    [
+      'a wrong digest',
+      { ...svcDigestHeaders(main), 'X-Svc-Digest': 'f'.repeat(40) },
+      'Header X-Svc-Digest does not match',
+    ],
+    [
+      'a digest made with another key',
+      { ...svcDigestHeaders(other), 'X-Svc-Api-Id': main.apiId },
+      'Header X-Svc-Digest does not match',
+    ],
+    ['a wrong one-time password', { 'X-Svc-Api-Id': main.apiId, 'X-Svc-Otp': '12345678' }, 'is not valid'],
+    [
+      'a one-time password of 6 digits',
+      { 'X-Svc-Api-Id': main.apiId, 'X-Svc-Otp': '123456' },
+      'not an 8-digit one-time password',
+    ],
+    [
+      'a one-time password two steps old',
+      svcOtpHeaders(main, Date.now() - 65_000),
+      'Header X-Svc-Otp is not valid',
+    ],
+    [
+      'both forms at once',
+      { ...svcDigestHeaders(main), 'X-Svc-Otp': '12345678' },
+      'Send either X-Svc-Otp or',
+    ],
+    [
+      'an unknown time zone',
+      { ...svcDigestHeaders(main), 'X-Svc-Timezone': 'Mars/Olympus' },
+      'Header X-Svc-Timezone is not an IANA time zone',
+    ],
+  ])('refuses %s with 400 and a message saying which', async (_case, headers, message) => {
+    const response = await get(headers).expect(400);
+    expect(response.body).toEqual({ Meldungen: [expect.stringContaining(message)] });
+  });
+
+  it('refuses a replayed nonce within the timestamp window', async () => {
+    const headers = svcDigestHeaders(main);
+    await get(headers).expect(200);
+    const replay = await get(headers).expect(400);
+    expect(replay.body).toEqual({ Meldungen: ['Header X-Svc-Nonce was already used'] });
+  });
+
+  it('answers an unknown API id with 404, and an API id of another tenant the same way', async () => {
+    const unknown = await get(svcDigestHeaders({ apiId: 'nobody', apiKey: 'x' })).expect(404);
+    expect(unknown.body).toEqual({ Meldungen: ['API id nobody does not exist'] });
+    await get(svcDigestHeaders(main), '/service/other/employee/v1/rest/anreden').expect(404);
+  });
+
+  it('answers a blocked broker and a blocked API client with 403', async () => {
+    expect((await get(svcDigestHeaders(blockedBroker)).expect(403)).body).toEqual({
+      Meldungen: ['Broker V1900 is blocked'],
+    });
+    expect((await get(svcOtpHeaders(blockedClient)).expect(403)).body).toEqual({
+      Meldungen: ['API client blocked-client-api is blocked'],
+    });
+  });
+
+  it('answers an employee that is not one of the client broker with 404, and a blocked one with 403', async () => {
+    const customer = service.customers.v1000Customer;
+    await get(svcDigestHeaders(main), `${BASE}/02_01/kunden/${customer}`).expect(404);
+    const unknown = await get(svcDigestHeaders(main), `${BASE}/77_77/kunden/${customer}`).expect(404);
+    expect(unknown.body).toEqual({ Meldungen: ['Employee 77_77 does not exist'] });
+    await get(svcDigestHeaders(main), `${BASE}/01_99/kunden/${customer}`).expect(403);
+  });
+
+  it('never echoes the API key', async () => {
+    const response = await get({ ...svcDigestHeaders(main), 'X-Svc-Digest': 'f'.repeat(40) });
+    expect(JSON.stringify(response.body)).not.toContain(main.apiKey);
+  });
+});

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
+import { parseConfig } from '@broker/config';
+import { createHttpApp } from '@broker/platform';
+import {
+  createTestDatabase,
+  createTestRedisNamespace,
+  insertBrokerFixture,
+  type TestDatabase,
+  type TestRedisNamespace,
+} from '@broker/testing';
+import { AppModule } from '../src/app.module.js';
+import { brokerEnvShape } from '../src/config.js';
+import {
+  type FixtureApiClient,
+  FIXTURE_API_CLIENTS,
+  FIXTURE_EMPLOYEES,
+  insertEmployeeFixture,
+  svcDigestHeaders,
+} from './employee-fixture.js';
+
+export const BASE = '/service/demo/employee/v1/rest';
+
+/** A running broker service on its own database and Redis namespace, with the employee fixture. */
+export interface EmployeeTestService {
+  app: INestApplication;
+  database: TestDatabase;
+  customers: { v1000Customer: string; v1003Customer: string; v2000Customer: string };
+  /** A request signed with a fresh digest header group (default: the V1000 client). */
+  call(
+    method: 'get' | 'post' | 'put' | 'delete',
+    path: string,
+    options?: { client?: FixtureApiClient; body?: unknown; headers?: Record<string, string> },
+  ): request.Test;
+  /** Path under `/{ma}` of an employee (default: 01_01 of V1000). */
+  employeePath(path: string, employee?: string): string;
+  close(): Promise<void>;
+}
+
+export async function startEmployeeTestService(): Promise<EmployeeTestService> {
+  const database = await createTestDatabase();
+  await insertBrokerFixture(database.url);
+  const encryptionKey = randomBytes(32);
+  const customers = await insertEmployeeFixture(database.url, encryptionKey);
+  const redis: TestRedisNamespace = createTestRedisNamespace();
+  const config = parseConfig(brokerEnvShape, {
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    BROKER_REDIS_PREFIX: redis.prefix,
+    API_KEY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
+    LOG_LEVEL: 'silent',
+  });
+  const app = await createHttpApp(AppModule.forRoot(config));
+  await app.init();
+  return {
+    app,
+    database,
+    customers,
+    call(method, path, options = {}) {
+      const test = request(app.getHttpServer() as App)
+        [method](path)
+        .set(svcDigestHeaders(options.client ?? FIXTURE_API_CLIENTS.main))
+        .set(options.headers ?? {});
+      return options.body === undefined ? test : test.send(options.body as object);
+    },
+    employeePath: (path, employee = FIXTURE_EMPLOYEES.main) => `${BASE}/${employee}${path}`,
+    async close() {
+      await app.close();
+      await redis.clear();
+      await database.drop();
+    },
+  };
+}

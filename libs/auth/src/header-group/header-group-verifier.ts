@@ -1,0 +1,162 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import { DateParseError, parseTimestampHeader } from '@broker/datetime';
+import { DomainError, ErrorCode } from '@broker/errors';
+import type { ApiClientCredentials, ApiClientDirectory } from './api-client-directory.js';
+import type { NonceStore } from './nonce-store.js';
+
+/** Who called: the API client and the broker it acts for. */
+export interface SvcPrincipal {
+  tenantId: string;
+  tenantCode: string;
+  brokerId: string;
+  brokerNumber: string;
+  apiClientId: string;
+}
+
+/** The authentication headers of area C as received (lower-case names, as Node gives them). */
+export type SvcHeaders = Partial<Record<string, string | string[]>>;
+
+/** A timestamp may be this much older or newer than the server's clock. */
+export const TIMESTAMP_WINDOW_MS = 30_000;
+/** Long enough that a nonce stays remembered while its timestamp is acceptable (±30 s), plus slack. */
+const NONCE_MEMORY_MS = 2 * TIMESTAMP_WINDOW_MS + 1_000;
+
+const API_ID = /^[\x21-\x7e]{1,128}$/;
+const NONCE = /^[0-9a-f]{40}$/;
+const DIGEST = /^[0-9a-f]{40}$/;
+const OTP = /^\d{8}$/;
+
+const invalid = (message: string) => new DomainError(ErrorCode.AuthenticationHeadersInvalid, message);
+
+function single(headers: SvcHeaders, name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  if (Array.isArray(value)) throw invalid(`Header ${name} is sent more than once`);
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function sha1Hex(text: string): string {
+  return createHash('sha1').update(text, 'utf8').digest('hex');
+}
+
+function sameText(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+interface DigestHeaders {
+  kind: 'digest';
+  timestamp: string;
+  nonce: string;
+  digest: string;
+}
+
+interface OtpHeaders {
+  kind: 'otp';
+  otp: string;
+}
+
+/**
+ * The header group of area C: `X-Svc-Api-Id` with either `X-Svc-Timestamp`, `X-Svc-Nonce` and
+ * `X-Svc-Digest` = hex sha1(nonce + timestamp + apiKey) over the values as sent, or `X-Svc-Otp` = TOTP (RFC 6238,
+ * SHA-1, 8 digits, 30 s, one step of tolerance) with the API key's UTF-8 bytes as the secret.
+ * Implausible or wrong headers are a 400, an unknown API id a 404, a blocked client or broker a 403.
+ */
+export class HeaderGroupVerifier {
+  constructor(
+    private readonly directory: ApiClientDirectory,
+    private readonly nonces: NonceStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async verify(tenantCode: string, headers: SvcHeaders, zone?: string): Promise<SvcPrincipal> {
+    const apiId = single(headers, 'X-Svc-Api-Id');
+    if (!apiId) throw invalid('Header X-Svc-Api-Id is missing');
+    if (!API_ID.test(apiId)) throw invalid('Header X-Svc-Api-Id is not an API id');
+    const proof = this.proofOf(headers, zone);
+    const client = await this.directory.find(tenantCode, apiId);
+    if (!client) throw DomainError.notFound(`API id ${apiId} does not exist`);
+    if (client.clientBlocked) throw new DomainError(ErrorCode.Forbidden, `API client ${apiId} is blocked`);
+    if (client.brokerBlocked)
+      throw new DomainError(ErrorCode.Forbidden, `Broker ${client.brokerNumber} is blocked`);
+    if (proof.kind === 'otp') this.checkOtp(proof, client);
+    else await this.checkDigest(proof, client);
+    return {
+      tenantId: client.tenantId,
+      tenantCode,
+      brokerId: client.brokerId,
+      brokerNumber: client.brokerNumber,
+      apiClientId: client.apiClientId,
+    };
+  }
+
+  /** The headers' form, checked before any lookup: a malformed request costs no database round trip. */
+  private proofOf(headers: SvcHeaders, zone: string | undefined): DigestHeaders | OtpHeaders {
+    const otp = single(headers, 'X-Svc-Otp');
+    const timestamp = single(headers, 'X-Svc-Timestamp');
+    const nonce = single(headers, 'X-Svc-Nonce');
+    const digest = single(headers, 'X-Svc-Digest');
+    if (otp !== undefined) {
+      if (timestamp ?? nonce ?? digest)
+        throw invalid('Send either X-Svc-Otp or X-Svc-Timestamp, X-Svc-Nonce and X-Svc-Digest, not both');
+      if (!OTP.test(otp)) throw invalid('Header X-Svc-Otp is not an 8-digit one-time password');
+      return { kind: 'otp', otp };
+    }
+    if (!timestamp || !nonce || !digest)
+      throw invalid('Headers X-Svc-Timestamp, X-Svc-Nonce and X-Svc-Digest, or X-Svc-Otp, are required');
+    this.checkTimestamp(timestamp, zone);
+    if (!NONCE.test(nonce)) throw invalid('Header X-Svc-Nonce is not 40 lower-case hexadecimal characters');
+    if (!DIGEST.test(digest))
+      throw invalid('Header X-Svc-Digest is not a lower-case hexadecimal SHA-1 digest');
+    return { kind: 'digest', timestamp, nonce, digest };
+  }
+
+  private checkTimestamp(timestamp: string, zone: string | undefined): void {
+    let sent: Date;
+    try {
+      sent = parseTimestampHeader(timestamp, zone);
+    } catch (error) {
+      if (error instanceof DateParseError) throw invalid('Header X-Svc-Timestamp is not a date-time');
+      throw error;
+    }
+    if (Math.abs(this.now() - sent.getTime()) > TIMESTAMP_WINDOW_MS)
+      throw invalid('Header X-Svc-Timestamp is more than 30 seconds away from the server time');
+  }
+
+  private async checkDigest(proof: DigestHeaders, client: ApiClientCredentials): Promise<void> {
+    if (!sameText(proof.digest, sha1Hex(proof.nonce + proof.timestamp + client.apiKey)))
+      throw invalid('Header X-Svc-Digest does not match');
+    if (!(await this.nonces.claim(`${client.apiClientId}:${proof.nonce}`, NONCE_MEMORY_MS)))
+      throw invalid('Header X-Svc-Nonce was already used');
+  }
+
+  private checkOtp(proof: OtpHeaders, client: ApiClientCredentials): void {
+    const delta = TOTP.validate({
+      token: proof.otp,
+      secret: Secret.fromUTF8(client.apiKey),
+      algorithm: 'SHA1',
+      digits: 8,
+      period: 30,
+      window: 1,
+      timestamp: this.now(),
+    });
+    if (delta === null) throw invalid('Header X-Svc-Otp is not valid');
+  }
+}
+
+/** The one-time password a client computes from its API key (for tests and the development token tool). */
+export function svcOtp(apiKey: string, timestamp = Date.now()): string {
+  return TOTP.generate({
+    secret: Secret.fromUTF8(apiKey),
+    algorithm: 'SHA1',
+    digits: 8,
+    period: 30,
+    timestamp,
+  });
+}
+
+/** The digest a client computes over the header values it sends. */
+export function svcDigest(nonce: string, timestamp: string, apiKey: string): string {
+  return sha1Hex(nonce + timestamp + apiKey);
+}

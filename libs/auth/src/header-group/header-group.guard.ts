@@ -1,0 +1,48 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { isValidZone } from '@broker/datetime';
+import { DomainError, ErrorCode } from '@broker/errors';
+import { HeaderGroupVerifier, type SvcPrincipal } from './header-group-verifier.js';
+
+type RequestWithSvcPrincipal = Request & { svcPrincipal?: SvcPrincipal };
+
+/** The header a client in another time zone names its IANA zone with (area C). */
+export const TIMEZONE_HEADER = 'x-svc-timezone';
+
+/**
+ * Area C: lets a request through only with a valid header group for the tenant in the path (`:tenant`);
+ * the caller is then `svcPrincipalOf(request)`.
+ */
+@Injectable()
+export class HeaderGroupGuard implements CanActivate {
+  constructor(@Inject(HeaderGroupVerifier) private readonly verifier: HeaderGroupVerifier) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<RequestWithSvcPrincipal>();
+    const tenant = request.params.tenant;
+    request.svcPrincipal = await this.verifier.verify(
+      typeof tenant === 'string' ? tenant : '',
+      request.headers,
+      requestZone(request),
+    );
+    return true;
+  }
+}
+
+/** The caller's IANA time zone from `X-Svc-Timezone`, undefined when it sends none (Europe/Berlin applies). */
+export function requestZone(request: Request): string | undefined {
+  const zone = request.headers[TIMEZONE_HEADER];
+  if (zone === undefined || zone === '') return undefined;
+  if (typeof zone !== 'string' || !isValidZone(zone))
+    throw new DomainError(
+      ErrorCode.ValidationFailed,
+      'Header X-Svc-Timezone is not an IANA time zone (for example Europe/Berlin)',
+    );
+  return zone;
+}
+
+export function svcPrincipalOf(request: Request): SvcPrincipal {
+  const principal = (request as RequestWithSvcPrincipal).svcPrincipal;
+  if (!principal) throw new Error('svcPrincipalOf() on a route without HeaderGroupGuard');
+  return principal;
+}

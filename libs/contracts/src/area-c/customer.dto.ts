@@ -1,0 +1,196 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { CONTACT_CONTEXTS, CONTACT_KINDS, keysOf, NOTE_TYPES, SALUTATIONS } from './enumerations.js';
+
+export const PERSON_TYPES = ['natuerlich', 'juristisch'] as const;
+export type PersonType = (typeof PERSON_TYPES)[number];
+
+/** Short texts (names, streets) and long ones (notes). */
+export const NAME_MAX = 100;
+export const VALUE_MAX = 254;
+export const TEXT_MAX = 4000;
+export const USER_NAME = /^[A-Za-z0-9._@-]{3,64}$/;
+
+/** A field that reads as a link (Uri) in responses and is ignored when sent back. */
+const dropLink = ({ value }: { value: unknown }) => (typeof value === 'string' ? undefined : value);
+
+export class KundePersonInput {
+  @IsIn(PERSON_TYPES)
+  Typ!: PersonType;
+
+  @IsOptional() @IsString() @MaxLength(NAME_MAX) Titel?: string;
+  @IsOptional() @IsString() @MaxLength(NAME_MAX) Vorname?: string;
+  @IsOptional() @IsString() @MaxLength(NAME_MAX) Nachname?: string;
+  /** Date: any common notation (see the service README). */
+  @IsOptional() @IsString() @MaxLength(40) Geburtsdatum?: string;
+  @IsOptional() @IsString() @MaxLength(NAME_MAX) Beruf?: string;
+  @IsOptional() @IsString() @MaxLength(NAME_MAX) Fachrichtung?: string;
+  @IsOptional() @IsString() @MaxLength(NAME_MAX) Firma?: string;
+  @IsOptional() @IsString() @MaxLength(NAME_MAX) Ansprechpartner?: string;
+  @IsOptional() @IsString() @MaxLength(40) Gruendungsdatum?: string;
+  @IsOptional() @IsString() @MaxLength(NAME_MAX) Branche?: string;
+}
+
+export class KontaktdatensatzInput {
+  /** Read-only (Uri, Id): accepted and ignored, so a record read can be sent back. */
+  @IsOptional() @IsString() Uri?: string;
+  @IsOptional() @IsString() Id?: string;
+
+  @IsIn(CONTACT_CONTEXTS)
+  Kontext!: (typeof CONTACT_CONTEXTS)[number];
+
+  @IsIn(keysOf(CONTACT_KINDS))
+  Typ!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(VALUE_MAX)
+  Value!: string;
+
+  @IsOptional()
+  @IsBoolean()
+  Standard?: boolean;
+}
+
+/** setKundenKontaktdatensatz: only Value and Standard are taken into account (spec); the rest is ignored. */
+export class KontaktdatensatzUpdate {
+  @IsOptional() @IsString() Uri?: string;
+  @IsOptional() @IsString() Id?: string;
+  @IsOptional() @IsString() Kontext?: string;
+  @IsOptional() @IsString() Typ?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(VALUE_MAX)
+  Value?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  Standard?: boolean;
+}
+
+export class KundennotizKompakt {
+  @IsIn(keysOf(NOTE_TYPES))
+  Typ!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(TEXT_MAX)
+  Text!: string;
+}
+
+/** Benachrichtigung: which messages a new customer gets. */
+export class Benachrichtigung {
+  @IsOptional() @IsBoolean() Benutzername?: boolean;
+  @IsOptional() @IsBoolean() PasswortLink?: boolean;
+  /** Deprecated: forces Benutzername and PasswortLink. */
+  @IsOptional() @IsBoolean() Passwort?: boolean;
+  @IsOptional() @IsBoolean() ErstinfoUnterbinden?: boolean;
+}
+
+/** Kunde as sent to addKunde and setKunde. Read-only fields (Id, Vermittler, links) are accepted and ignored. */
+export class KundeInput {
+  @IsOptional() @IsString() Id?: string;
+  @IsOptional() @IsString() Vermittler?: string;
+
+  @IsOptional()
+  @IsIn(keysOf(SALUTATIONS))
+  Anrede?: string;
+
+  @IsOptional() @IsBoolean() PerDu?: boolean;
+  @IsOptional() @IsBoolean() Verstorben?: boolean;
+
+  /** Date; an empty string clears it. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  KundenbeziehungBeendetAm?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(USER_NAME, { message: 'Benutzername must be 3 to 64 letters, digits or . _ @ -' })
+  Benutzername?: string;
+
+  @IsDefined({ message: 'Person is required' })
+  @ValidateNested()
+  @Type(() => KundePersonInput)
+  Person!: KundePersonInput;
+
+  /** addKunde: the contact entries to create. A link (as getKunde returns it) is ignored. */
+  @IsOptional()
+  @Transform(dropLink)
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => KontaktdatensatzInput)
+  Kontaktdaten?: KontaktdatensatzInput[];
+
+  @IsOptional() @IsString() Adressen?: string;
+  @IsOptional() @IsString() Vertraege?: string;
+  @IsOptional() @IsString() Maklervollmacht?: string;
+
+  /** A note to add to the customer. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => KundennotizKompakt)
+  Notizen?: KundennotizKompakt;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Benachrichtigung)
+  Mitteilungen?: Benachrichtigung;
+}
+
+/** Kunde as getKunde and setKunde answer it. */
+export interface KundeView {
+  Id: string;
+  Vermittler: string;
+  Anrede: string | null;
+  PerDu: boolean;
+  Verstorben: boolean;
+  KundenbeziehungBeendetAm: string | null;
+  Benutzername: string | null;
+  Person: KundePersonView;
+  Kontaktdaten: string;
+  Adressen: string;
+  Vertraege: string;
+  Maklervollmacht?: string;
+  Notizen: { Typ: string; Text: string } | null;
+  Mitteilungen: Required<Omit<Benachrichtigung, 'Passwort'>>;
+}
+
+export interface KundePersonView {
+  Typ: PersonType;
+  Titel?: string | null;
+  Vorname?: string | null;
+  Nachname?: string | null;
+  Geburtsdatum?: string | null;
+  Beruf?: string | null;
+  Fachrichtung?: string | null;
+  Firma?: string | null;
+  Ansprechpartner?: string | null;
+  Gruendungsdatum?: string | null;
+  Branche?: string | null;
+}
+
+export interface KontaktdatensatzView {
+  Uri: string;
+  Id: string;
+  Kontext: string;
+  Typ: string;
+  Value: string;
+  Standard: boolean;
+}

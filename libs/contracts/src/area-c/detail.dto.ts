@@ -1,0 +1,32 @@
+import { IsDefined, IsOptional } from 'class-validator';
+
+/** The value types of a customer detail (Kundendetail.Type). */
+export const DETAIL_TYPES = ['zahl', 'datum', 'auswahl', 'text', 'betrag_2', 'boolean'] as const;
+export type DetailType = (typeof DETAIL_TYPES)[number];
+
+/** setKundenDetail: the value, checked against the detail's Type by the service. Other fields are ignored. */
+export class KundendetailInput {
+  @IsDefined({ message: 'Value is required' })
+  Value!: unknown;
+
+  @IsOptional() Id?: unknown;
+  @IsOptional() ID?: unknown;
+  @IsOptional() Name?: unknown;
+  @IsOptional() Type?: unknown;
+  @IsOptional() Uri?: unknown;
+}
+
+export interface KundendetailView {
+  Id: string;
+  Name: string;
+  Value: string | boolean | null;
+  Type: DetailType;
+  Uri?: string;
+}
+
+export interface KundendetailDefinitionView {
+  Id: string;
+  Name: string;
+  Type: DetailType;
+  Definition: Record<string, string> | null;
+}

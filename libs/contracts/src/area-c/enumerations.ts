@@ -1,0 +1,67 @@
+import countries from 'i18n-iso-countries';
+import germanCountryNames from 'i18n-iso-countries/langs/de.json';
+
+/** Area C: one entry of an enumeration (getAnreden, getLaender, ...): `Value` is the key clients send back. */
+export interface EnumerationItem {
+  Value: string;
+  Text: string;
+}
+
+const items = (entries: Record<string, string>): readonly EnumerationItem[] =>
+  Object.entries(entries).map(([Value, Text]) => ({ Value, Text }));
+
+/** getAnreden. The keys the GDV import writes (Anredeschlüssel) are among them. */
+export const SALUTATIONS = items({
+  herr: 'Herr',
+  frau: 'Frau',
+  divers: 'Divers',
+  herr_und_frau: 'Herr und Frau',
+  familie: 'Familie',
+  fraeulein: 'Fräulein',
+  firma: 'Firma',
+  vereinigung: 'Vereinigung',
+});
+
+/** getKundenKontaktarten. */
+export const CONTACT_KINDS = items({
+  telefon: 'Telefon',
+  mobil: 'Mobiltelefon',
+  email: 'E-Mail',
+  fax: 'Fax',
+  website: 'Website',
+});
+
+/** The context of a contact entry (Kontaktdatensatz.Kontext). */
+export const CONTACT_CONTEXTS = ['privat', 'geschaeftlich'] as const;
+
+/** getKundenNotizTypen. */
+export const NOTE_TYPES = items({
+  allgemein: 'Allgemeine Notiz',
+  telefonat: 'Telefonat',
+  termin: 'Termin',
+  beratung: 'Beratungsprotokoll',
+  wiedervorlage: 'Wiedervorlage',
+  beschwerde: 'Beschwerde',
+});
+
+/** getAdresstypen. `hauptwohnsitz` is the main residence, always address 0 of a customer. */
+export const ADDRESS_TYPES = items({
+  hauptwohnsitz: 'Hauptwohnsitz',
+  nebenwohnsitz: 'Nebenwohnsitz',
+  postanschrift: 'Postanschrift',
+  rechnungsanschrift: 'Rechnungsanschrift',
+  arbeitsstaette: 'Arbeitsstätte',
+  sonstige: 'Sonstige Adresse',
+});
+
+export const MAIN_RESIDENCE = 'hauptwohnsitz';
+
+countries.registerLocale(germanCountryNames);
+
+/** getLaender: every ISO 3166-1 alpha-2 country with its German name, sorted by name. */
+export const COUNTRIES: readonly EnumerationItem[] = Object.keys(countries.getAlpha2Codes())
+  .map((code) => ({ Value: code, Text: countries.getName(code, 'de') ?? code }))
+  .sort((a, b) => a.Text.localeCompare(b.Text, 'de'));
+
+export const keysOf = (enumeration: readonly EnumerationItem[]): string[] =>
+  enumeration.map((item) => item.Value);

@@ -1,0 +1,4 @@
+export * from './enumerations.js';
+export * from './customer.dto.js';
+export * from './address.dto.js';
+export * from './detail.dto.js';

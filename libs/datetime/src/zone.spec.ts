@@ -1,0 +1,35 @@
+import { isValidZone, SERVICE_ZONE } from './zone.js';
+
+describe('SERVICE_ZONE', () => {
+  it('is Europe/Berlin', () => {
+    expect(SERVICE_ZONE).toBe('Europe/Berlin');
+  });
+});
+
+describe('isValidZone', () => {
+  it.each(['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Asia/Kolkata', 'UTC', 'Etc/GMT-14'])(
+    'accepts the IANA zone %j',
+    (zone) => {
+      expect(isValidZone(zone)).toBe(true);
+    },
+  );
+
+  it.each([
+    '',
+    'Berlin',
+    'Mars/Olympus',
+    'CEST',
+    'MEZ',
+    '+01:00',
+    'GMT+1',
+    'Europe/Berlin ',
+    'Europe/Berlin\n',
+  ])('refuses %j', (zone) => {
+    expect(isValidZone(zone)).toBe(false);
+  });
+
+  it('refuses a value that is not a string', () => {
+    expect(isValidZone(undefined as unknown as string)).toBe(false);
+    expect(isValidZone(1 as unknown as string)).toBe(false);
+  });
+});
