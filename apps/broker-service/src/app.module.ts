@@ -1,10 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { inventoryEntities } from '@broker/inventory';
 import { createMeldungenExceptionFilter } from '@broker/errors';
-import { PlatformModule } from '@broker/platform';
+import { PlatformModule, redisConnection } from '@broker/platform';
 import { SvcAuthModule } from './auth/svc-auth.module.js';
 import type { BrokerConfig } from './config.js';
 import { EmployeeModule } from './employee/employee.module.js';
+import { SignatureLinksModule } from './employee/signature-links/signature-links.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 
 /** Area C: the employee service and the broker service, under /service/{tenant}/... */
 @Module({})
@@ -26,7 +28,19 @@ export class AppModule {
           redisPrefix: config.BROKER_REDIS_PREFIX,
           apiKeyEncryptionKey: config.API_KEY_ENCRYPTION_KEY,
         }),
+        NotificationsModule.forRoot({
+          smtpUrl: config.SMTP_URL,
+          mailFrom: config.MAIL_FROM,
+          smsGatewayUrl: config.SMS_GATEWAY_URL,
+          portalBaseUrl: config.PORTAL_BASE_URL,
+          sweepIntervalMs: config.NOTIFY_SWEEP_INTERVAL_MS,
+          queue: {
+            connection: redisConnection(config.REDIS_URL),
+            prefix: `${config.BROKER_REDIS_PREFIX}queue`,
+          },
+        }),
         EmployeeModule,
+        SignatureLinksModule,
       ],
     };
   }

@@ -4,9 +4,14 @@ export const brokerEnvShape = {
   ...baseEnvShape,
   PORT: env.port(3003),
   REDIS_URL: env.redisUrl(),
-  /** Prefix of this service's keys in Redis (nonces); tests give each file its own. */
+  /** Prefix of this service's keys in Redis (nonces, the notification queue); tests give each file its own. */
   BROKER_REDIS_PREFIX: env.text('broker:'),
   API_KEY_ENCRYPTION_KEY: env.encryptionKey(),
+  SMTP_URL: env.text('smtp://127.0.0.1:1025'),
+  MAIL_FROM: env.text('Maklerportal <no-reply@broker-platform.local>'),
+  SMS_GATEWAY_URL: env.text('http://127.0.0.1:1026/sms'),
+  PORTAL_BASE_URL: env.text('http://localhost:8080'),
+  NOTIFY_SWEEP_INTERVAL_MS: env.positiveInt(60_000),
 };
 
 export type BrokerConfig = ReturnType<typeof loadBrokerConfig>;

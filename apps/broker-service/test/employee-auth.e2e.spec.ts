@@ -53,65 +53,79 @@ describe('employee service authentication (header group)', () => {
     await get(localTimeHeaders('Asia/Tokyo')).expect(400);
   });
 
-  it.each([
-    ['no headers at all', {}, 'Header X-Svc-Api-Id is missing'],
-    ['only the API id', { 'X-Svc-Api-Id': main.apiId }, 'X-Svc-Otp, are required'],
+  /** Header groups built when the test runs, so their timestamps are as fresh (or stale) as intended. */
+  const invalidHeaderGroups: [string, () => Record<string, string>, string][] = [
+    ['no headers at all', () => ({}), 'Header X-Svc-Api-Id is missing'],
+    ['only the API id', () => ({ 'X-Svc-Api-Id': main.apiId }), 'X-Svc-Otp, are required'],
     [
       'a nonce of 39 characters',
-      { ...svcDigestHeaders(main), 'X-Svc-Nonce': 'a'.repeat(39) },
+      () => ({ ...svcDigestHeaders(main), 'X-Svc-Nonce': 'a'.repeat(39) }),
       'Header X-Svc-Nonce is not 40 lower-case hexadecimal characters',
     ],
     [
       'an upper-case nonce',
-      { ...svcDigestHeaders(main), 'X-Svc-Nonce': 'A'.repeat(40) },
+      () => ({ ...svcDigestHeaders(main), 'X-Svc-Nonce': 'A'.repeat(40) }),
       'Header X-Svc-Nonce is not 40 lower-case hexadecimal characters',
     ],
     [
       'a timestamp that is no date',
-      { ...svcDigestHeaders(main), 'X-Svc-Timestamp': 'yesterday' },
+      () => ({ ...svcDigestHeaders(main), 'X-Svc-Timestamp': 'yesterday' }),
       'Header X-Svc-Timestamp is not a date-time',
     ],
-    ['a stale timestamp', svcDigestHeaders(main, new Date(Date.now() - 31_000)), 'more than 30 seconds away'],
+    [
+      'a stale timestamp',
+      () => svcDigestHeaders(main, new Date(Date.now() - 31_000)),
+      'more than 30 seconds away',
+    ],
     [
       'a timestamp too far ahead',
-      svcDigestHeaders(main, new Date(Date.now() + 31_000)),
+      () => svcDigestHeaders(main, new Date(Date.now() + 31_000)),
       'more than 30 seconds away',
     ],
     [
       'a wrong digest',
-      { ...svcDigestHeaders(main), 'X-Svc-Digest': 'f'.repeat(40) },
+      () => ({ ...svcDigestHeaders(main), 'X-Svc-Digest': 'f'.repeat(40) }),
       'Header X-Svc-Digest does not match',
     ],
     [
       'a digest made with another key',
-      { ...svcDigestHeaders(other), 'X-Svc-Api-Id': main.apiId },
+      () => ({ ...svcDigestHeaders(other), 'X-Svc-Api-Id': main.apiId }),
       'Header X-Svc-Digest does not match',
     ],
-    ['a wrong one-time password', { 'X-Svc-Api-Id': main.apiId, 'X-Svc-Otp': '12345678' }, 'is not valid'],
+    [
+      'a wrong one-time password',
+      () => ({ 'X-Svc-Api-Id': main.apiId, 'X-Svc-Otp': '12345678' }),
+      'is not valid',
+    ],
     [
       'a one-time password of 6 digits',
-      { 'X-Svc-Api-Id': main.apiId, 'X-Svc-Otp': '123456' },
+      () => ({ 'X-Svc-Api-Id': main.apiId, 'X-Svc-Otp': '123456' }),
       'not an 8-digit one-time password',
     ],
     [
       'a one-time password two steps old',
-      svcOtpHeaders(main, Date.now() - 65_000),
+      () => svcOtpHeaders(main, Date.now() - 65_000),
       'Header X-Svc-Otp is not valid',
     ],
     [
       'both forms at once',
-      { ...svcDigestHeaders(main), 'X-Svc-Otp': '12345678' },
+      () => ({ ...svcDigestHeaders(main), 'X-Svc-Otp': '12345678' }),
       'Send either X-Svc-Otp or',
     ],
     [
       'an unknown time zone',
-      { ...svcDigestHeaders(main), 'X-Svc-Timezone': 'Mars/Olympus' },
+      () => ({ ...svcDigestHeaders(main), 'X-Svc-Timezone': 'Mars/Olympus' }),
       'Header X-Svc-Timezone is not an IANA time zone',
     ],
-  ])('refuses %s with 400 and a message saying which', async (_case, headers, message) => {
-    const response = await get(headers).expect(400);
-    expect(response.body).toEqual({ Meldungen: [expect.stringContaining(message)] });
-  });
+  ];
+
+  it.each(invalidHeaderGroups)(
+    'refuses %s with 400 and a message saying which',
+    async (_case, headers, message) => {
+      const response = await get(headers()).expect(400);
+      expect(response.body).toEqual({ Meldungen: [expect.stringContaining(message)] });
+    },
+  );
 
   it('refuses a replayed nonce within the timestamp window', async () => {
     const headers = svcDigestHeaders(main);
@@ -146,5 +160,40 @@ describe('employee service authentication (header group)', () => {
   it('never echoes the API key', async () => {
     const response = await get({ ...svcDigestHeaders(main), 'X-Svc-Digest': 'f'.repeat(40) });
     expect(JSON.stringify(response.body)).not.toContain(main.apiKey);
+  });
+});
+
+describe('employee service OpenAPI description', () => {
+  let service: EmployeeTestService;
+  beforeAll(async () => {
+    service = await startEmployeeTestService();
+  });
+  afterAll(() => service?.close());
+
+  it('is served without authentication and describes every operation with the DTO schemas', async () => {
+    const response = await request(service.app.getHttpServer() as App)
+      .get(`${BASE}/openapi.json`)
+      .expect(200);
+    const document = response.body as {
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+    };
+    expect(document.openapi).toBe('3.0.3');
+    const base = '/service/{tenant}/employee/v1/rest';
+    expect(Object.keys(document.paths[`${base}/{ma}/kunden`] ?? {})).toEqual(['post']);
+    expect(
+      Object.keys(document.paths[`${base}/{ma}/kunden/{customerId}/adressen/{addressId}`] ?? {}).sort(),
+    ).toEqual(['delete', 'put']);
+    expect(document.paths[`${base}/laender`]).toBeDefined();
+    const kunde = document.components.schemas.KundeInput;
+    expect(kunde?.required).toContain('Person');
+    expect(Object.keys(kunde?.properties ?? {})).toEqual(
+      expect.arrayContaining(['Anrede', 'Person', 'Mitteilungen']),
+    );
+    expect(document.components.schemas.KundePersonInput?.properties?.Typ).toEqual({
+      enum: ['natuerlich', 'juristisch'],
+      type: 'string',
+    });
   });
 });

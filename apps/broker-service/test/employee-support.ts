@@ -13,6 +13,7 @@ import {
 } from '@broker/testing';
 import { AppModule } from '../src/app.module.js';
 import { brokerEnvShape } from '../src/config.js';
+import { EMPLOYEE_OPENAPI } from '../src/openapi.js';
 import {
   type FixtureApiClient,
   FIXTURE_API_CLIENTS,
@@ -39,7 +40,10 @@ export interface EmployeeTestService {
   close(): Promise<void>;
 }
 
-export async function startEmployeeTestService(): Promise<EmployeeTestService> {
+/** `env` adds to or overrides the service's variables (e.g. SMTP_URL of a test mail server). */
+export async function startEmployeeTestService(
+  env: Record<string, string> = {},
+): Promise<EmployeeTestService> {
   const database = await createTestDatabase();
   await insertBrokerFixture(database.url);
   const encryptionKey = randomBytes(32);
@@ -51,8 +55,9 @@ export async function startEmployeeTestService(): Promise<EmployeeTestService> {
     BROKER_REDIS_PREFIX: redis.prefix,
     API_KEY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
     LOG_LEVEL: 'silent',
+    ...env,
   });
-  const app = await createHttpApp(AppModule.forRoot(config));
+  const app = await createHttpApp(AppModule.forRoot(config), { openApi: EMPLOYEE_OPENAPI });
   await app.init();
   return {
     app,

@@ -2,10 +2,13 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import { createOpenApiDocument, type OpenApiSettings } from './openapi.js';
 
 export interface HttpAppSettings {
   /** Largest JSON body accepted, e.g. '1mb'. */
   jsonLimit?: string;
+  /** Serve the app's OpenAPI description (generated on first request) at `path`, without authentication. */
+  openApi?: OpenApiSettings & { path: string };
 }
 
 /** Creates a Nest HTTP app with the platform's conventions, not yet listening (tests use it as is). */
@@ -21,5 +24,14 @@ export async function createHttpApp(
   app.useBodyParser('json', { limit: settings.jsonLimit ?? '1mb' });
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (settings.openApi) serveOpenApi(app, settings.openApi);
   return app;
+}
+
+function serveOpenApi(app: NestExpressApplication, settings: OpenApiSettings & { path: string }): void {
+  let document: object | undefined;
+  app.getHttpAdapter().get(settings.path, (_request: unknown, response: unknown) => {
+    document ??= createOpenApiDocument(app, settings);
+    app.getHttpAdapter().reply(response, document, 200);
+  });
 }

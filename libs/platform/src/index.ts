@@ -8,3 +8,5 @@ export * from './health/readiness-check.js';
 export type { ReadinessReport } from './health/health.controller.js';
 export * from './serve.js';
 export * from './platform-modules.js';
+export * from './redis-connection.js';
+export * from './openapi.js';

@@ -3,14 +3,16 @@
  * `timeoutMs` with `context()` in the message (e.g. a process's output).
  */
 export async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
+  probe: () => Promise<T | undefined> | T | undefined,
   timeoutMs = 15_000,
   context: () => string = () => '',
   intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await probe().catch(() => undefined);
+    const value = await Promise.resolve()
+      .then(probe)
+      .catch(() => undefined);
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`Condition not met within ${timeoutMs} ms\n${context()}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));

@@ -4,7 +4,7 @@ import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { ImportProcessStateRepository } from './import-process-state.repository.js';
 import { IMPORT_PIPELINE_QUEUE } from './pipeline-definition.js';
 import { PipelineQueue } from './pipeline-queue.js';
-import { redisConnection } from './redis-connection.js';
+import { redisConnection } from '@broker/platform';
 import { STAGE_HANDLERS } from './stage-handler.js';
 import { StageRunner } from './stage-runner.js';
 import { STAGE_WORKER_SETTINGS, StageWorker, type StageWorkerSettings } from './stage-worker.js';

@@ -2,3 +2,4 @@ export * from './enumerations.js';
 export * from './customer.dto.js';
 export * from './address.dto.js';
 export * from './detail.dto.js';
+export * from './signature-link.dto.js';

@@ -4,6 +4,7 @@ import { CalcUsers1763700000002 } from './1763700000002-calc-users.js';
 import { ImportProcesses1763700000003 } from './1763700000003-import-processes.js';
 import { ImportStaging1763700000004 } from './1763700000004-import-staging.js';
 import { ImportMerge1763700000005 } from './1763700000005-import-merge.js';
+import { Notifications1763700000007 } from './1763700000007-notifications.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -13,4 +14,5 @@ export const allMigrations = [
   ImportProcesses1763700000003,
   ImportStaging1763700000004,
   ImportMerge1763700000005,
+  Notifications1763700000007,
 ];

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { KontaktdatensatzInput, KundeInput, KundeView } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
+import { CustomerMessages } from '../../notifications/customer-messages.js';
+import { MessageDelivery } from '../../notifications/delivery.js';
 import { ContactRepository } from '../contacts/contact.repository.js';
 import type { EmployeeScope } from '../employee-scope.js';
 import { customerPath, visibleCustomerId } from '../visible-customer.js';
@@ -18,18 +20,26 @@ export class CustomerService {
     private readonly db: DataSource,
     private readonly customers: CustomerRepository,
     private readonly contacts: ContactRepository,
+    private readonly messages: CustomerMessages,
+    private readonly delivery: MessageDelivery,
   ) {}
 
   async add(scope: EmployeeScope, input: KundeInput): Promise<{ Id: string; Benutzername: string }> {
     const fields = applyKundeInput(input, EMPTY_CUSTOMER, scope.zone);
-    checkStandards(input.Kontaktdaten ?? []);
+    const contacts = input.Kontaktdaten ?? [];
+    checkStandards(contacts);
+    const email = standardEmail(contacts);
+    if ((fields.notifyUserName || fields.notifyPasswordLink) && !email)
+      throw DomainError.validation([
+        'Mitteilungen: the user name and the password link are sent by e-mail; add a Kontaktdaten entry of Typ email',
+      ]);
     try {
-      return await this.db.transaction(async (tx) => {
+      const created = await this.db.transaction(async (tx) => {
         const brokerId = await this.targetBroker(tx, scope, input.Vermittler);
         const userName = fields.userName ?? (await this.freeUserName(tx, scope.tenantId, fields));
         if (await this.customers.userNameExists(tx, scope.tenantId, userName)) throw taken(userName);
         const id = await this.customers.insert(tx, scope.tenantId, brokerId, { ...fields, userName });
-        for (const entry of input.Kontaktdaten ?? []) {
+        for (const entry of contacts) {
           await this.contacts.insert(tx, scope.tenantId, id, {
             context: entry.Kontext,
             type: entry.Typ,
@@ -39,8 +49,15 @@ export class CustomerService {
         }
         if (input.Notizen)
           await this.customers.addNote(tx, scope.tenantId, id, input.Notizen.Typ, input.Notizen.Text);
-        return { Id: id, Benutzername: userName };
+        const messageIds = await this.messages.forNewCustomer(tx, id, email, {
+          userName: fields.notifyUserName,
+          passwordLink: fields.notifyPasswordLink,
+          initialInformation: !fields.suppressInitialInfo,
+        });
+        return { id, userName, messageIds };
       });
+      await this.delivery.dispatch(created.messageIds);
+      return { Id: created.id, Benutzername: created.userName };
     } catch (error) {
       // Two creations with the same name at once: the unique index decides.
       if (isUserNameTaken(error)) throw taken(fields.userName ?? '');
@@ -96,6 +113,12 @@ export class CustomerService {
     }
     throw new Error('No free user name found');
   }
+}
+
+/** The e-mail address messages go to: the entry marked standard, else the first one. */
+function standardEmail(entries: KontaktdatensatzInput[]): string | null {
+  const emails = entries.filter((entry) => entry.Typ === 'email');
+  return (emails.find((entry) => entry.Standard) ?? emails[0])?.Value.trim() ?? null;
 }
 
 /** At most one standard entry per kind among the contact entries of a new customer. */

@@ -1,0 +1,52 @@
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { HeaderGroupGuard } from '@broker/auth';
+import { SendeUnterschriftenlinkAuftrag } from '@broker/contracts';
+import { DomainError } from '@broker/errors';
+import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
+import { ParseIdPipe } from '../ids.js';
+import { SignatureLinkService } from './signature-link.service.js';
+
+/**
+ * sendUnterschrifftenlink. The spec sends the order as the body of a GET on a path without a customer; the
+ * customer is then `KundeId` in the body. POST is accepted too, and so is the path with the customer id.
+ */
+@Controller(`${EMPLOYEE_BASE}/:ma/kunden`)
+@UseGuards(HeaderGroupGuard, EmployeeScopeGuard)
+export class SignatureLinksController {
+  constructor(private readonly links: SignatureLinkService) {}
+
+  @Get('unterschriftenlinks/_senden')
+  sendByGet(@Scope() scope: EmployeeScope, @Body() order: SendeUnterschriftenlinkAuftrag) {
+    return this.links.send(scope, customerOf(order), order);
+  }
+
+  @Post('unterschriftenlinks/_senden')
+  @HttpCode(200)
+  sendByPost(@Scope() scope: EmployeeScope, @Body() order: SendeUnterschriftenlinkAuftrag) {
+    return this.links.send(scope, customerOf(order), order);
+  }
+
+  @Get(':customerId/unterschriftenlinks/_senden')
+  sendForCustomerByGet(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Body() order: SendeUnterschriftenlinkAuftrag,
+  ) {
+    return this.links.send(scope, customerId, order);
+  }
+
+  @Post(':customerId/unterschriftenlinks/_senden')
+  @HttpCode(200)
+  sendForCustomerByPost(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Body() order: SendeUnterschriftenlinkAuftrag,
+  ) {
+    return this.links.send(scope, customerId, order);
+  }
+}
+
+function customerOf(order: SendeUnterschriftenlinkAuftrag): string {
+  if (!order.KundeId) throw DomainError.validation(['KundeId is required on this path']);
+  return order.KundeId;
+}

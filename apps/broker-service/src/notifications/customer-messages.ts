@@ -1,0 +1,111 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { LinkTokens } from './link-tokens.js';
+import {
+  type Addressee,
+  type BrokerCard,
+  initialInformationText,
+  type MessageText,
+  passwordLinkText,
+  signatureLinkText,
+  userNameText,
+} from './message-texts.js';
+import { OutboxRepository } from './outbox.repository.js';
+import { NOTIFICATION_SETTINGS, type NotificationSettings } from './senders.js';
+
+export interface NewCustomerMessages {
+  userName: boolean;
+  passwordLink: boolean;
+  initialInformation: boolean;
+}
+
+interface CustomerCard extends Addressee {
+  tenantId: string;
+  customerId: string;
+  userName: string | null;
+  broker: BrokerCard;
+}
+
+/**
+ * Composes the messages to a customer and writes them to the outbox in the caller's transaction; the caller
+ * hands the returned ids to MessageDelivery.dispatch once it committed.
+ */
+@Injectable()
+export class CustomerMessages {
+  constructor(
+    private readonly outbox: OutboxRepository,
+    private readonly tokens: LinkTokens,
+    @Inject(NOTIFICATION_SETTINGS) private readonly settings: NotificationSettings,
+  ) {}
+
+  async forNewCustomer(
+    tx: EntityManager,
+    customerId: string,
+    email: string | null,
+    wanted: NewCustomerMessages,
+  ): Promise<string[]> {
+    if (!email) return [];
+    const card = await this.card(tx, customerId);
+    const texts: [string, MessageText][] = [];
+    if (wanted.userName && card.userName)
+      texts.push(['benutzername', userNameText(card, card.broker, card.userName)]);
+    if (wanted.passwordLink) {
+      const token = await this.tokens.issue(tx, card.tenantId, customerId, 'passwort');
+      texts.push(['passwortlink', passwordLinkText(card, card.broker, this.link('passwort-setzen', token))]);
+    }
+    if (wanted.initialInformation) texts.push(['erstinfo', initialInformationText(card, card.broker)]);
+    const ids: string[] = [];
+    for (const [kind, text] of texts) {
+      ids.push(await this.write(tx, card, kind, 'email', email, text));
+    }
+    return ids;
+  }
+
+  async signatureLink(
+    tx: EntityManager,
+    customerId: string,
+    channel: 'email' | 'sms',
+    recipient: string,
+  ): Promise<string> {
+    const card = await this.card(tx, customerId);
+    const token = await this.tokens.issue(tx, card.tenantId, customerId, 'maklervollmacht');
+    const text = signatureLinkText(card, card.broker, this.link('unterschrift', token), channel);
+    return this.write(tx, card, 'unterschriftenlink', channel, recipient, text);
+  }
+
+  private link(path: string, token: string): string {
+    return `${this.settings.portalBaseUrl.replace(/\/$/, '')}/${path}?token=${token}`;
+  }
+
+  private async write(
+    tx: EntityManager,
+    card: CustomerCard,
+    kind: string,
+    channel: 'email' | 'sms',
+    recipient: string,
+    text: MessageText,
+  ): Promise<string> {
+    return this.outbox.add(tx, {
+      tenantId: card.tenantId,
+      customerId: card.customerId,
+      kind,
+      channel,
+      recipient,
+      subject: channel === 'email' ? text.subject : null,
+      body: text.body,
+    });
+  }
+
+  private async card(tx: EntityManager, customerId: string): Promise<CustomerCard> {
+    const [row] = await tx.query<CustomerCard[]>(
+      `SELECT c.tenant_id::text AS "tenantId", c.id::text AS "customerId", c.user_name AS "userName",
+              c.salutation, c.first_name AS "firstName", c.last_name AS "lastName", c.company_name AS "companyName",
+              json_build_object('name', b.name, 'street', b.street, 'postalCode', b.postal_code, 'city', b.city,
+                                'email', b.email, 'phone', b.phone, 'imprint', b.imprint) AS broker
+         FROM broker.customer c JOIN broker.broker b ON b.id = c.broker_id
+        WHERE c.id = $1`,
+      [customerId],
+    );
+    return row;
+  }
+}
