@@ -132,6 +132,10 @@ describe('employee service: customers, addresses, contacts, records, details, en
       ],
       [{ Farbe: 'blau', Person: { Typ: 'natuerlich', Nachname: 'X' } }, 'property Farbe should not exist'],
       [
+        { Person: { Typ: 'natuerlich', Nachname: 'A\u0000B' } },
+        'Person.Nachname must not contain NUL characters',
+      ],
+      [
         {
           Person: { Typ: 'natuerlich', Nachname: 'X' },
           Kontaktdaten: [
