@@ -13,5 +13,13 @@ export const EMPLOYEE_OPENAPI: OpenApiSettings & { path: string } = {
     'YYYY-MM-DDTHH:mm:ss in Europe/Berlin (X-Svc-Timezone states another zone for input).',
   securitySchemes: {
     apiId: { type: 'apiKey', in: 'header', name: 'X-Svc-Api-Id' },
+    timestamp: { type: 'apiKey', in: 'header', name: 'X-Svc-Timestamp' },
+    nonce: { type: 'apiKey', in: 'header', name: 'X-Svc-Nonce' },
+    digest: { type: 'apiKey', in: 'header', name: 'X-Svc-Digest' },
+    otp: { type: 'apiKey', in: 'header', name: 'X-Svc-Otp' },
   },
+  security: [
+    { apiId: [], timestamp: [], nonce: [], digest: [] },
+    { apiId: [], otp: [] },
+  ],
 };

@@ -140,6 +140,11 @@ describe('employee service authentication (header group)', () => {
     await get(svcDigestHeaders(main), '/service/other/employee/v1/rest/anreden').expect(404);
   });
 
+  it('tells whether a client is blocked only to the client itself: a wrong proof stays a 400', async () => {
+    await get({ ...svcDigestHeaders(blockedBroker), 'X-Svc-Digest': 'f'.repeat(40) }).expect(400);
+    await get({ 'X-Svc-Api-Id': blockedClient.apiId, 'X-Svc-Otp': '12345678' }).expect(400);
+  });
+
   it('answers a blocked broker and a blocked API client with 403', async () => {
     expect((await get(svcDigestHeaders(blockedBroker)).expect(403)).body).toEqual({
       Meldungen: ['Broker V1900 is blocked'],
@@ -180,14 +185,18 @@ describe('employee service OpenAPI description', () => {
       components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
     };
     expect(document.openapi).toBe('3.0.3');
+    expect((document as { security?: unknown }).security).toEqual([
+      { apiId: [], timestamp: [], nonce: [], digest: [] },
+      { apiId: [], otp: [] },
+    ]);
     const base = '/service/{tenant}/employee/v1/rest';
     expect(Object.keys(document.paths[`${base}/{ma}/kunden`] ?? {})).toEqual(['post']);
     expect(
       Object.keys(document.paths[`${base}/{ma}/kunden/{customerId}/adressen/{addressId}`] ?? {}).sort(),
-    ).toEqual(['delete', 'put']);
+    ).toEqual(['delete', 'get', 'put']);
     expect(document.paths[`${base}/laender`]).toBeDefined();
     const kunde = document.components.schemas.KundeInput;
-    expect(kunde?.required).toContain('Person');
+    expect(document.components.schemas.KundePersonInput?.properties).toHaveProperty('Nachname');
     expect(Object.keys(kunde?.properties ?? {})).toEqual(
       expect.arrayContaining(['Anrede', 'Person', 'Mitteilungen']),
     );

@@ -131,6 +131,16 @@ describe('employee service: customers, addresses, contacts, records, details, en
         'Person.Nachname must be shorter than or equal to 100 characters',
       ],
       [{ Farbe: 'blau', Person: { Typ: 'natuerlich', Nachname: 'X' } }, 'property Farbe should not exist'],
+      [{ Person: [{ Typ: 'natuerlich', Nachname: 'X' }] }, 'Person must be an object'],
+      [{ Person: { Typ: 'natuerlich', Nachname: 'X' }, Notizen: [] }, 'Notizen must be an object'],
+      [{ Person: { Nachname: 'X' } }, 'Person.Typ is required'],
+      [
+        {
+          Person: { Typ: 'natuerlich', Nachname: 'X' },
+          Kontaktdaten: [{ Kontext: 'privat', Typ: 'email', Value: 'keine Adresse' }],
+        },
+        'Kontaktdaten.0.Value "keine Adresse" is not an e-mail address',
+      ],
       [
         { Person: { Typ: 'natuerlich', Nachname: 'A\u0000B' } },
         'Person.Nachname must not contain NUL characters',
@@ -216,6 +226,24 @@ describe('employee service: customers, addresses, contacts, records, details, en
       });
     });
 
+    it('takes back a customer exactly as getKunde answered it, changing nothing and adding no note', async () => {
+      const id = await addCustomer({
+        Person: { Typ: 'natuerlich', Nachname: 'Zurueck', Vorname: 'Rita' },
+        Notizen: { Typ: 'allgemein', Text: 'Erstkontakt' },
+      });
+      const read = await service.call('get', path(`/kunden/${id}`)).expect(200);
+      const again = await service.call('put', path(`/kunden/${id}`), { body: read.body }).expect(200);
+      expect(again.body).toEqual(read.body);
+      const notes = await db.query(
+        'SELECT count(*)::int AS n FROM broker.customer_note WHERE customer_id = $1',
+        [id],
+      );
+      expect(notes.rows[0]).toEqual({ n: 1 });
+      // Without Person, setKunde keeps the person.
+      const partial = await service.call('put', path(`/kunden/${id}`), { body: { PerDu: true } }).expect(200);
+      expect(partial.body).toMatchObject({ PerDu: true, Person: { Nachname: 'Zurueck', Vorname: 'Rita' } });
+    });
+
     it('refuses contact entries in setKunde and a user name another customer has', async () => {
       await addCustomer({ Benutzername: 'first.owner', Person: { Typ: 'natuerlich', Nachname: 'A' } });
       const id = await addCustomer({ Person: { Typ: 'natuerlich', Nachname: 'B' } });
@@ -257,6 +285,10 @@ describe('employee service: customers, addresses, contacts, records, details, en
         Ort: 'Köln',
         Land: 'DE',
       });
+      // The address as read goes back unchanged (null fields included), and its Uri resolves.
+      const mainRead = await service.call('get', (main.body as { Uri: string }).Uri).expect(200);
+      await service.call('put', `${addresses}/0`, { body: mainRead.body }).expect(200);
+      expect((await service.call('get', `${addresses}/0`).expect(200)).body).toEqual(main.body);
       const second = await service
         .call('post', addresses, { body: { Typ: 'nebenwohnsitz', Ort: 'Sylt', Land: 'DE' } })
         .expect(200);
@@ -455,6 +487,27 @@ describe('employee service: customers, addresses, contacts, records, details, en
       );
     });
 
+    it("follows the definitions of the customer's own broker, also for an employee above it", async () => {
+      await db.query(
+        `INSERT INTO broker.customer_detail_definition (tenant_id, broker_id, detail_key, name, value_type)
+       SELECT tenant_id, id, 'hafenplatz', 'Liegeplatz', 'text' FROM broker.broker WHERE broker_number = 'V1003'`,
+      );
+      const id = service.customers.v1003Customer;
+      await service
+        .call('put', path(`/kunden/${id}/details/hafenplatz`), { body: { Value: 'Kai 7' } })
+        .expect(200);
+      expect(
+        (await service.call('get', path(`/kunden/${id}/details/hafenplatz`)).expect(200)).body,
+      ).toMatchObject({
+        Value: 'Kai 7',
+      });
+      // A customer of V1000 has no such detail; neither has the V1000 broker's own list.
+      await service
+        .call('get', path(`/kunden/${service.customers.v1000Customer}/details/hafenplatz`))
+        .expect(404);
+      await service.call('get', path('/kunden/details/hafenplatz')).expect(404);
+    });
+
     it('lists the details a customer has values for', async () => {
       const id = await addCustomer({ Person: { Typ: 'natuerlich', Nachname: 'Detail' } });
       await service
@@ -498,6 +551,9 @@ describe('employee service: customers, addresses, contacts, records, details, en
         ['get', `/kunden/${id}`],
         ['put', `/kunden/${id}`, { Person: { Typ: 'natuerlich', Nachname: 'X' } }],
         ['get', `/kunden/${id}/adressen`],
+        ['get', `/kunden/${id}/adressen/0`],
+        ['get', `/kunden/${id}/kontaktdaten/1`],
+        ['get', `/kunden/${id}/archiveintraege/1`],
         ['post', `/kunden/${id}/adressen`, { Typ: 'nebenwohnsitz' }],
         ['put', `/kunden/${id}/adressen/0`, { Ort: 'X' }],
         ['delete', `/kunden/${id}/adressen/1`],

@@ -80,10 +80,13 @@ describe('employee service: notifications through a real SMTP server and an HTTP
       { kind: 'passwortlink', status: 'sent' },
       { kind: 'erstinfo', status: 'sent' },
     ]);
-    // The token itself is stored nowhere but in the message.
-    const leaked = await db.query('SELECT 1 FROM broker.customer_link_token WHERE token_sha256 = $1', [
-      token,
-    ]);
+    // The token is stored nowhere in clear: the link token table holds its hash; the outbox held the link
+    // encrypted and wiped it on delivery.
+    const leaked = await db.query(
+      `SELECT 1 FROM broker.customer_link_token WHERE token_sha256 = $1
+       UNION ALL SELECT 1 FROM broker.outbox_message WHERE body LIKE '%' || $1 || '%' OR link_ciphertext IS NOT NULL`,
+      [token],
+    );
     expect(leaked.rowCount).toBe(0);
   });
 
@@ -217,6 +220,55 @@ describe('employee service: notifications through a real SMTP server and an HTTP
     );
     expect(rows).toEqual([{ status: 'sent' }]);
   }, 30_000);
+
+  it('ends a message the gateway refuses for good as failed, without retrying it', async () => {
+    const customer = await addCustomer(null, { ErstinfoUnterbinden: true });
+    sms.failNext = 1;
+    sms.failStatus = 400;
+    await service
+      .call('post', path(`/kunden/${customer.Id}/unterschriftenlinks/_senden`), {
+        body: { Art: 'maklervollmacht', Kommunikationsweg: 'sms', Kommunikationsadresse: '+49 160 9998887' },
+      })
+      .expect(200);
+    const failed = await waitFor(async () => {
+      const { rows } = await db.query<{
+        status: string;
+        attempts: number;
+        last_error: string;
+        link: string | null;
+      }>(
+        `SELECT status, attempts, last_error, link_ciphertext AS link FROM broker.outbox_message
+          WHERE customer_id = $1`,
+        [customer.Id],
+      );
+      return rows[0]?.status === 'failed' ? rows[0] : undefined;
+    });
+    expect(failed).toEqual({
+      status: 'failed',
+      attempts: 1,
+      last_error: 'SMS gateway refused: 400',
+      link: null,
+    });
+    sms.failStatus = 503;
+  });
+
+  it('refuses a KundeId in the body that is not the customer of the path', async () => {
+    const customer = await addCustomer('path@example.com', { ErstinfoUnterbinden: true });
+    const response = await service
+      .call('post', path(`/kunden/${customer.Id}/unterschriftenlinks/_senden`), {
+        body: {
+          Art: 'maklervollmacht',
+          Kommunikationsweg: 'email',
+          KundeId: service.customers.v1000Customer,
+        },
+      })
+      .expect(400);
+    expect(response.body).toEqual({
+      Meldungen: [
+        `KundeId ${service.customers.v1000Customer} is not the customer ${customer.Id} of the path`,
+      ],
+    });
+  });
 
   it('retries an SMS the gateway refused', async () => {
     const customer = await addCustomer(null, { ErstinfoUnterbinden: true });

@@ -76,6 +76,8 @@ export interface ReceivedSms {
 export class TestSmsGateway {
   readonly messages: ReceivedSms[] = [];
   failNext = 0;
+  /** The status the next `failNext` requests are answered with. */
+  failStatus = 503;
   private readonly server: Server;
 
   private constructor(readonly port: number) {
@@ -85,7 +87,7 @@ export class TestSmsGateway {
       request.on('end', () => {
         if (this.failNext > 0) {
           this.failNext--;
-          response.writeHead(503).end();
+          response.writeHead(this.failStatus).end();
           return;
         }
         this.messages.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReceivedSms);

@@ -9,8 +9,10 @@ export interface OpenApiSettings {
   version: string;
   /** Only routes whose path starts with this prefix are described. */
   pathPrefix: string;
-  /** Security schemes by name, applied to every operation. */
+  /** Security schemes by name. */
   securitySchemes?: Record<string, Parameters<DocumentBuilder['addSecurity']>[1]>;
+  /** The alternative ways to authenticate (each a set of schemes sent together), for every operation. */
+  security?: Record<string, string[]>[];
 }
 
 /**
@@ -24,10 +26,10 @@ export function createOpenApiDocument(app: INestApplication, settings: OpenApiSe
     .setDescription(settings.description)
     .setVersion(settings.version)
     .setOpenAPIVersion('3.0.3');
-  for (const [name, scheme] of Object.entries(settings.securitySchemes ?? {})) {
-    builder.addSecurity(name, scheme).addSecurityRequirements(name);
-  }
+  for (const [name, scheme] of Object.entries(settings.securitySchemes ?? {}))
+    builder.addSecurity(name, scheme);
   const document = SwaggerModule.createDocument(app, builder.build());
+  if (settings.security) document.security = settings.security;
   document.paths = Object.fromEntries(
     Object.entries(document.paths).filter(([path]) => path.startsWith(settings.pathPrefix)),
   );

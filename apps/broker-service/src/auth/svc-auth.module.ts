@@ -47,7 +47,7 @@ export class SvcAuthModule implements OnApplicationShutdown {
         },
         HeaderGroupGuard,
       ],
-      exports: [HeaderGroupVerifier, HeaderGroupGuard],
+      exports: [HeaderGroupVerifier, HeaderGroupGuard, ApiKeyCipher],
     };
   }
 

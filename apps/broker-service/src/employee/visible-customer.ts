@@ -3,24 +3,29 @@ import { DomainError } from '@broker/errors';
 import { visibleBrokersCte } from '@broker/inventory';
 import type { EmployeeScope } from './employee-scope.js';
 
+export interface VisibleCustomer {
+  id: string;
+  brokerId: string;
+}
+
 /**
- * The id of a customer the scope may see (its broker is the employee's broker or below it), locked for update
- * when `lock` is set; any other id is a 404 exactly like one that does not exist.
+ * Asserts that the scope may see the customer (its broker is the employee's broker or below it) and returns it,
+ * locked for update when `lock` is set; any other id is a 404 exactly like one that does not exist.
  */
-export async function visibleCustomerId(
+export async function assertVisibleCustomer(
   db: EntityManager,
   scope: EmployeeScope,
   customerId: string,
   lock = false,
-): Promise<string> {
-  const [row] = await db.query<{ id: string }[]>(
+): Promise<VisibleCustomer> {
+  const [row] = await db.query<VisibleCustomer[]>(
     `WITH RECURSIVE ${visibleBrokersCte(1, 2)}
-     SELECT c.id::text FROM broker.customer c JOIN visible_broker v ON v.id = c.broker_id
+     SELECT c.id::text, c.broker_id::text AS "brokerId" FROM broker.customer c JOIN visible_broker v ON v.id = c.broker_id
       WHERE c.tenant_id = $1 AND c.id = $3 ${lock ? 'FOR UPDATE OF c' : ''}`,
     [scope.tenantId, scope.brokerId, customerId],
   );
   if (!row) throw DomainError.notFound(`Customer ${customerId} does not exist`);
-  return row.id;
+  return row;
 }
 
 /** Links of a customer's sub-resources, as absolute paths of this service. */

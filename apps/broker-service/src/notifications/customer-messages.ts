@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ApiKeyCipher } from '@broker/auth';
 import type { EntityManager } from 'typeorm';
 import { LinkTokens } from './link-tokens.js';
 import {
@@ -10,7 +11,7 @@ import {
   signatureLinkText,
   userNameText,
 } from './message-texts.js';
-import { OutboxRepository } from './outbox.repository.js';
+import { LINK_PLACEHOLDER, OutboxRepository } from './outbox.repository.js';
 import { NOTIFICATION_SETTINGS, type NotificationSettings } from './senders.js';
 
 export interface NewCustomerMessages {
@@ -35,6 +36,7 @@ export class CustomerMessages {
   constructor(
     private readonly outbox: OutboxRepository,
     private readonly tokens: LinkTokens,
+    private readonly cipher: ApiKeyCipher,
     @Inject(NOTIFICATION_SETTINGS) private readonly settings: NotificationSettings,
   ) {}
 
@@ -49,14 +51,19 @@ export class CustomerMessages {
     const texts: [string, MessageText][] = [];
     if (wanted.userName && card.userName)
       texts.push(['benutzername', userNameText(card, card.broker, card.userName)]);
+    let passwordLink: string | null = null;
     if (wanted.passwordLink) {
-      const token = await this.tokens.issue(tx, card.tenantId, customerId, 'passwort');
-      texts.push(['passwortlink', passwordLinkText(card, card.broker, this.link('passwort-setzen', token))]);
+      passwordLink = this.link(
+        'passwort-setzen',
+        await this.tokens.issue(tx, card.tenantId, customerId, 'passwort'),
+      );
+      texts.push(['passwortlink', passwordLinkText(card, card.broker, LINK_PLACEHOLDER)]);
     }
     if (wanted.initialInformation) texts.push(['erstinfo', initialInformationText(card, card.broker)]);
     const ids: string[] = [];
     for (const [kind, text] of texts) {
-      ids.push(await this.write(tx, card, kind, 'email', email, text));
+      const link = kind === 'passwortlink' ? passwordLink : null;
+      ids.push(await this.write(tx, card, { kind, channel: 'email', recipient: email, text, link }));
     }
     return ids;
   }
@@ -69,30 +76,36 @@ export class CustomerMessages {
   ): Promise<string> {
     const card = await this.card(tx, customerId);
     const token = await this.tokens.issue(tx, card.tenantId, customerId, 'maklervollmacht');
-    const text = signatureLinkText(card, card.broker, this.link('unterschrift', token), channel);
-    return this.write(tx, card, 'unterschriftenlink', channel, recipient, text);
+    const text = signatureLinkText(card, card.broker, LINK_PLACEHOLDER, channel);
+    const link = this.link('unterschrift', token);
+    return this.write(tx, card, { kind: 'unterschriftenlink', channel, recipient, text, link });
   }
 
   private link(path: string, token: string): string {
     return `${this.settings.portalBaseUrl.replace(/\/$/, '')}/${path}?token=${token}`;
   }
 
+  /** The link (it carries a token) is stored encrypted beside the text, which holds a placeholder for it. */
   private async write(
     tx: EntityManager,
     card: CustomerCard,
-    kind: string,
-    channel: 'email' | 'sms',
-    recipient: string,
-    text: MessageText,
+    message: {
+      kind: string;
+      channel: 'email' | 'sms';
+      recipient: string;
+      text: MessageText;
+      link: string | null;
+    },
   ): Promise<string> {
     return this.outbox.add(tx, {
       tenantId: card.tenantId,
       customerId: card.customerId,
-      kind,
-      channel,
-      recipient,
-      subject: channel === 'email' ? text.subject : null,
-      body: text.body,
+      kind: message.kind,
+      channel: message.channel,
+      recipient: message.recipient,
+      subject: message.channel === 'email' ? message.text.subject : null,
+      body: message.text.body,
+      linkCiphertext: message.link === null ? null : this.cipher.encrypt(message.link),
     });
   }
 

@@ -5,10 +5,16 @@ import {
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { type ConnectionOptions, Queue, Worker } from 'bullmq';
+import { type ConnectionOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { ApiKeyCipher } from '@broker/auth';
 import { DataSource } from 'typeorm';
-import { OutboxRepository } from './outbox.repository.js';
-import { MessageSender, NOTIFICATION_SETTINGS, type NotificationSettings } from './senders.js';
+import { LINK_PLACEHOLDER, OutboxRepository } from './outbox.repository.js';
+import {
+  MessageSender,
+  NOTIFICATION_SETTINGS,
+  type NotificationSettings,
+  PermanentDeliveryError,
+} from './senders.js';
 
 export const NOTIFICATION_QUEUE = 'notifications';
 export const NOTIFICATION_QUEUE_SETTINGS = Symbol('NOTIFICATION_QUEUE_SETTINGS');
@@ -28,7 +34,8 @@ const JOB_OPTIONS = {
 /**
  * Delivers outbox messages: one BullMQ job per message (keyed by its id, so it is never queued twice), retried
  * with backoff. A message whose retries are spent, or whose job was lost, stays pending in the outbox; the sweep
- * queues it again, so a message is delivered once the mail server or SMS gateway is back.
+ * queues it again, so a message is delivered once the mail server or SMS gateway is back. A permanent refusal,
+ * or MAX_ATTEMPTS attempts, end it as failed (last_error says why).
  */
 @Injectable()
 export class MessageDelivery implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -41,6 +48,7 @@ export class MessageDelivery implements OnApplicationBootstrap, BeforeApplicatio
     private readonly db: DataSource,
     private readonly outbox: OutboxRepository,
     private readonly sender: MessageSender,
+    private readonly cipher: ApiKeyCipher,
     @Inject(NOTIFICATION_QUEUE_SETTINGS) private readonly queueSettings: NotificationQueueSettings,
     @Inject(NOTIFICATION_SETTINGS) private readonly settings: NotificationSettings,
   ) {}
@@ -92,15 +100,16 @@ export class MessageDelivery implements OnApplicationBootstrap, BeforeApplicatio
 
   private async deliver(messageId: string): Promise<void> {
     const message = await this.outbox.find(this.db.manager, messageId);
-    if (!message || message.status === 'sent') return;
+    if (!message || message.status !== 'pending') return;
+    const text = message.linkCiphertext
+      ? message.body.replace(LINK_PLACEHOLDER, this.cipher.decrypt(message.linkCiphertext))
+      : message.body;
     try {
-      await this.sender.send(message);
+      await this.sender.send(message, text);
     } catch (error) {
-      await this.outbox.recordFailure(
-        this.db.manager,
-        messageId,
-        error instanceof Error ? error.message : String(error),
-      );
+      const permanent = error instanceof PermanentDeliveryError;
+      await this.outbox.recordFailure(this.db.manager, messageId, (error as Error).message, permanent);
+      if (permanent) throw new UnrecoverableError((error as Error).message);
       throw error;
     }
     await this.outbox.markSent(this.db.manager, messageId);

@@ -9,24 +9,34 @@ export interface OutgoingMessage {
   channel: 'email' | 'sms';
   recipient: string;
   subject: string | null;
+  /** The text; a link with a secret token stands in it as LINK_PLACEHOLDER. */
   body: string;
+  /** The link, encrypted; wiped once the message is delivered. */
+  linkCiphertext: string | null;
 }
+
+export const LINK_PLACEHOLDER = '{{link}}';
+
+/** About two days of retries at the default sweep interval (each sweep allows 5 attempts with backoff). */
+export const MAX_ATTEMPTS = 50;
 
 export interface StoredMessage extends OutgoingMessage {
   id: string;
-  status: 'pending' | 'sent';
+  status: 'pending' | 'sent' | 'failed';
 }
 
 const SELECT = `SELECT id::text, tenant_id::text AS "tenantId", customer_id::text AS "customerId", kind, channel,
-                       recipient, subject, body, status FROM broker.outbox_message`;
+                       recipient, subject, body, link_ciphertext AS "linkCiphertext", status
+                  FROM broker.outbox_message`;
 
 /** The outbox: messages are written with the change that causes them and stay until they are delivered. */
 @Injectable()
 export class OutboxRepository {
   async add(db: EntityManager, message: OutgoingMessage): Promise<string> {
     const [row] = await db.query<{ id: string }[]>(
-      `INSERT INTO broker.outbox_message (tenant_id, customer_id, kind, channel, recipient, subject, body)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::text`,
+      `INSERT INTO broker.outbox_message (tenant_id, customer_id, kind, channel, recipient, subject, body,
+                                          link_ciphertext)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id::text`,
       [
         message.tenantId,
         message.customerId,
@@ -35,6 +45,7 @@ export class OutboxRepository {
         message.recipient,
         message.subject,
         message.body,
+        message.linkCiphertext,
       ],
     );
     return row.id;
@@ -47,16 +58,25 @@ export class OutboxRepository {
 
   async markSent(db: EntityManager, id: string): Promise<void> {
     await db.query(
-      `UPDATE broker.outbox_message SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL
+      `UPDATE broker.outbox_message
+          SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL, link_ciphertext = NULL
         WHERE id = $1`,
       [id],
     );
   }
 
-  async recordFailure(db: EntityManager, id: string, error: string): Promise<void> {
+  /**
+   * Counts a failed attempt. A permanent failure (the server refused the recipient), or the last allowed attempt,
+   * ends the message as failed; its link is wiped like a delivered one's.
+   */
+  async recordFailure(db: EntityManager, id: string, error: string, permanent: boolean): Promise<void> {
     await db.query(
-      'UPDATE broker.outbox_message SET attempts = attempts + 1, last_error = $2 WHERE id = $1',
-      [id, error.slice(0, 1000)],
+      `UPDATE broker.outbox_message
+          SET attempts = attempts + 1, last_error = $2,
+              status = CASE WHEN $3 OR attempts + 1 >= $4 THEN 'failed' ELSE status END,
+              link_ciphertext = CASE WHEN $3 OR attempts + 1 >= $4 THEN NULL ELSE link_ciphertext END
+        WHERE id = $1`,
+      [id, error.slice(0, 1000), permanent, MAX_ATTEMPTS],
     );
   }
 

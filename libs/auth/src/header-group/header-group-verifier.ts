@@ -77,11 +77,12 @@ export class HeaderGroupVerifier {
     const proof = this.proofOf(headers, zone);
     const client = await this.directory.find(tenantCode, apiId);
     if (!client) throw DomainError.notFound(`API id ${apiId} does not exist`);
+    // The proof first: whether a client or its broker is blocked is told only to the client itself.
+    if (proof.kind === 'otp') this.checkOtp(proof, client);
+    else await this.checkDigest(proof, client);
     if (client.clientBlocked) throw new DomainError(ErrorCode.Forbidden, `API client ${apiId} is blocked`);
     if (client.brokerBlocked)
       throw new DomainError(ErrorCode.Forbidden, `Broker ${client.brokerNumber} is blocked`);
-    if (proof.kind === 'otp') this.checkOtp(proof, client);
-    else await this.checkDigest(proof, client);
     return {
       tenantId: client.tenantId,
       tenantCode,

@@ -3,7 +3,7 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
-  IsDefined,
+  IsObject,
   IsIn,
   IsNotEmpty,
   IsOptional,
@@ -27,8 +27,10 @@ export const USER_NAME = /^[A-Za-z0-9._@-]{3,64}$/;
 const dropLink = ({ value }: { value: unknown }) => (typeof value === 'string' ? undefined : value);
 
 export class KundePersonInput {
+  /** Required by addKunde; setKunde keeps the stored type when it is absent. */
+  @IsOptional()
   @IsIn(PERSON_TYPES)
-  Typ!: PersonType;
+  Typ?: PersonType;
 
   @IsOptional() @IsString() @MaxLength(NAME_MAX) Titel?: string;
   @IsOptional() @IsString() @MaxLength(NAME_MAX) Vorname?: string;
@@ -124,10 +126,12 @@ export class KundeInput {
   @Matches(USER_NAME, { message: 'Benutzername must be 3 to 64 letters, digits or . _ @ -' })
   Benutzername?: string;
 
-  @IsDefined({ message: 'Person is required' })
+  /** Required by addKunde; setKunde keeps the stored person fields it omits. */
+  @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => KundePersonInput)
-  Person!: KundePersonInput;
+  Person?: KundePersonInput;
 
   /** addKunde: the contact entries to create. A link (as getKunde returns it) is ignored. */
   @IsOptional()
@@ -142,13 +146,15 @@ export class KundeInput {
   @IsOptional() @IsString() Vertraege?: string;
   @IsOptional() @IsString() Maklervollmacht?: string;
 
-  /** A note to add to the customer. */
+  /** A note to add to the customer (setKunde: only when it differs from the latest one). */
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => KundennotizKompakt)
   Notizen?: KundennotizKompakt;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => Benachrichtigung)
   Mitteilungen?: Benachrichtigung;

@@ -19,7 +19,9 @@ export class Notifications1763700000007 implements MigrationInterface {
         recipient text NOT NULL,
         subject text,
         body text NOT NULL,
-        status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent')),
+        -- a link with a token in the body is a placeholder; the link itself is kept encrypted until delivery
+        link_ciphertext text,
+        status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
         attempts integer NOT NULL DEFAULT 0,
         last_error text,
         sent_at timestamptz,${TIMESTAMP_COLUMNS},
@@ -36,14 +38,16 @@ export class Notifications1763700000007 implements MigrationInterface {
         tenant_id bigint NOT NULL,
         customer_id bigint NOT NULL,
         purpose text NOT NULL CHECK (purpose IN ('passwort', 'maklervollmacht')),
-        -- sha256 of the token; the token itself exists only in the message that carries it
+        -- sha256 of the token; the token itself exists only in the delivered message
         token_sha256 char(64) NOT NULL UNIQUE,
         expires_at timestamptz NOT NULL,
         used_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),
         FOREIGN KEY (tenant_id, customer_id) REFERENCES broker.customer (tenant_id, id) ON DELETE CASCADE
       )`);
-    await db.query('CREATE INDEX customer_link_token_customer_idx ON broker.customer_link_token (customer_id)');
+    await db.query(
+      'CREATE INDEX customer_link_token_customer_idx ON broker.customer_link_token (customer_id)',
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {

@@ -3,16 +3,11 @@ import { DataSource } from 'typeorm';
 import { type AdresseInput, type AdresseView, MAIN_RESIDENCE } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
 import type { EmployeeScope } from '../employee-scope.js';
-import { customerPath, visibleCustomerId } from '../visible-customer.js';
+import { customerPath, assertVisibleCustomer } from '../visible-customer.js';
+import { updatedText } from '../input-text.js';
 import { type AddressRecord, AddressRepository } from './address.repository.js';
 
 const MAIN_RESIDENCE_NO = 0;
-
-const clean = (given: string | undefined, stored: string | null) => {
-  if (given === undefined) return stored;
-  const trimmed = given.trim();
-  return trimmed === '' ? null : trimmed;
-};
 
 /**
  * Addresses of a customer. Address 0 is the main residence (Typ hauptwohnsitz) and the only one of that type:
@@ -26,9 +21,16 @@ export class AddressService {
   ) {}
 
   async list(scope: EmployeeScope, customerId: string): Promise<AdresseView[]> {
-    await visibleCustomerId(this.db.manager, scope, customerId);
+    await assertVisibleCustomer(this.db.manager, scope, customerId);
     const rows = await this.addresses.list(this.db.manager, customerId);
     return rows.map((row) => addressView(scope, customerId, row));
+  }
+
+  async get(scope: EmployeeScope, customerId: string, addressNo: number): Promise<AdresseView> {
+    await assertVisibleCustomer(this.db.manager, scope, customerId);
+    const address = await this.addresses.find(this.db.manager, customerId, addressNo);
+    if (!address) throw DomainError.notFound(`Address ${addressNo} of customer ${customerId} does not exist`);
+    return addressView(scope, customerId, address);
   }
 
   async add(scope: EmployeeScope, customerId: string, input: AdresseInput): Promise<AdresseView> {
@@ -36,7 +38,7 @@ export class AddressService {
     if (input.Typ === MAIN_RESIDENCE)
       throw DomainError.validation(['Typ hauptwohnsitz cannot be added: the main residence is address 0']);
     return this.db.transaction(async (tx) => {
-      await visibleCustomerId(tx, scope, customerId, true);
+      await assertVisibleCustomer(tx, scope, customerId, true);
       const address = merged(input, await this.addresses.nextNumber(tx, customerId), input.Typ!, undefined);
       await this.addresses.save(tx, scope.tenantId, customerId, address);
       return addressView(scope, customerId, address);
@@ -52,7 +54,7 @@ export class AddressService {
     if (addressNo !== MAIN_RESIDENCE_NO && input.Typ === MAIN_RESIDENCE)
       throw DomainError.validation(['Typ hauptwohnsitz is reserved for the main residence, address 0']);
     return this.db.transaction(async (tx) => {
-      await visibleCustomerId(tx, scope, customerId, true);
+      await assertVisibleCustomer(tx, scope, customerId, true);
       const stored = await this.addresses.find(tx, customerId, addressNo);
       // The main residence may be written before it exists; any other address must exist.
       if (!stored && addressNo !== MAIN_RESIDENCE_NO)
@@ -68,7 +70,7 @@ export class AddressService {
     if (addressNo === MAIN_RESIDENCE_NO)
       throw DomainError.validation(['Address 0, the main residence, cannot be deleted']);
     await this.db.transaction(async (tx) => {
-      await visibleCustomerId(tx, scope, customerId, true);
+      await assertVisibleCustomer(tx, scope, customerId, true);
       if (!(await this.addresses.delete(tx, customerId, addressNo)))
         throw DomainError.notFound(`Address ${addressNo} of customer ${customerId} does not exist`);
     });
@@ -79,10 +81,10 @@ function merged(input: AdresseInput, addressNo: number, type: string, stored: Ad
   return {
     addressNo,
     type,
-    addition: clean(input.Zusatz, stored?.addition ?? null),
-    street: clean(input.Strasse, stored?.street ?? null),
-    postalCode: clean(input.Postleitzahl, stored?.postalCode ?? null),
-    city: clean(input.Ort, stored?.city ?? null),
+    addition: updatedText(input.Zusatz, stored?.addition ?? null),
+    street: updatedText(input.Strasse, stored?.street ?? null),
+    postalCode: updatedText(input.Postleitzahl, stored?.postalCode ?? null),
+    city: updatedText(input.Ort, stored?.city ?? null),
     country: input.Land ?? stored?.country ?? 'DE',
   };
 }

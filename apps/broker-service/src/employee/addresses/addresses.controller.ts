@@ -25,6 +25,15 @@ export class AddressesController {
     return this.addresses.add(scope, customerId, input);
   }
 
+  @Get(':addressId')
+  get(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Param('addressId', ParseAddressIdPipe) addressId: string,
+  ) {
+    return this.addresses.get(scope, customerId, Number(addressId));
+  }
+
   @Put(':addressId')
   set(
     @Scope() scope: EmployeeScope,

@@ -3,7 +3,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { KontaktdatensatzInput, KontaktdatensatzUpdate, KontaktdatensatzView } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
 import type { EmployeeScope } from '../employee-scope.js';
-import { customerPath, visibleCustomerId } from '../visible-customer.js';
+import { customerPath, assertVisibleCustomer } from '../visible-customer.js';
+import { checkContactValue } from '../contact-values.js';
 import { type ContactRecord, ContactRepository } from './contact.repository.js';
 
 /** Contact entries (Kontaktdatensatz) of a customer. */
@@ -15,9 +16,14 @@ export class ContactService {
   ) {}
 
   async list(scope: EmployeeScope, customerId: string): Promise<KontaktdatensatzView[]> {
-    await visibleCustomerId(this.db.manager, scope, customerId);
+    await assertVisibleCustomer(this.db.manager, scope, customerId);
     const rows = await this.contacts.list(this.db.manager, customerId);
     return rows.map((row) => contactView(scope, customerId, row));
+  }
+
+  async get(scope: EmployeeScope, customerId: string, contactId: string): Promise<KontaktdatensatzView> {
+    await assertVisibleCustomer(this.db.manager, scope, customerId);
+    return contactView(scope, customerId, await this.existing(this.db.manager, customerId, contactId));
   }
 
   async add(
@@ -26,7 +32,8 @@ export class ContactService {
     input: KontaktdatensatzInput,
   ): Promise<KontaktdatensatzView> {
     return this.db.transaction(async (tx) => {
-      await visibleCustomerId(tx, scope, customerId, true);
+      checkContactValue(input.Typ, input.Value, 'Value');
+      await assertVisibleCustomer(tx, scope, customerId, true);
       const id = await this.contacts.insert(tx, scope.tenantId, customerId, {
         context: input.Kontext,
         type: input.Typ,
@@ -45,8 +52,9 @@ export class ContactService {
     input: KontaktdatensatzUpdate,
   ): Promise<KontaktdatensatzView> {
     return this.db.transaction(async (tx) => {
-      await visibleCustomerId(tx, scope, customerId, true);
+      await assertVisibleCustomer(tx, scope, customerId, true);
       const stored = await this.existing(tx, customerId, contactId);
+      if (input.Value !== undefined) checkContactValue(stored.type, input.Value, 'Value');
       await this.contacts.update(tx, customerId, {
         ...stored,
         value: input.Value?.trim() ?? stored.value,
@@ -58,7 +66,7 @@ export class ContactService {
 
   async delete(scope: EmployeeScope, customerId: string, contactId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await visibleCustomerId(tx, scope, customerId, true);
+      await assertVisibleCustomer(tx, scope, customerId, true);
       await this.contacts.delete(tx, customerId, await this.existing(tx, customerId, contactId));
     });
   }

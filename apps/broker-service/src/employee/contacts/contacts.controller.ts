@@ -25,6 +25,15 @@ export class ContactsController {
     return this.contacts.add(scope, customerId, input);
   }
 
+  @Get(':contactId')
+  get(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Param('contactId', ParseIdPipe) contactId: string,
+  ) {
+    return this.contacts.get(scope, customerId, contactId);
+  }
+
   @Put(':contactId')
   set(
     @Scope() scope: EmployeeScope,

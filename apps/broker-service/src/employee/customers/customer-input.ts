@@ -1,19 +1,20 @@
-import { type KundeInput, type KundePersonInput } from '@broker/contracts';
+import { type KundeInput, type KundePersonInput, type PersonType } from '@broker/contracts';
 import { DateParseError, parseDate } from '@broker/datetime';
 import { DomainError } from '@broker/errors';
+import { updatedText } from '../input-text.js';
 import type { CustomerFields } from './customer.repository.js';
 
 const NATURAL_ONLY = ['Titel', 'Vorname', 'Nachname', 'Geburtsdatum', 'Beruf', 'Fachrichtung'] as const;
 const LEGAL_ONLY = ['Firma', 'Ansprechpartner', 'Gruendungsdatum', 'Branche'] as const;
 
-/** Given text, or the stored value when the field is absent; an empty string clears it. */
-function text(given: string | undefined, stored: string | null): string | null {
-  if (given === undefined) return stored;
-  const trimmed = given.trim();
-  return trimmed === '' ? null : trimmed;
-}
+const text = updatedText;
 
-function date(field: string, given: string | undefined, stored: string | null, zone: string | undefined) {
+function date(
+  field: string,
+  given: string | null | undefined,
+  stored: string | null,
+  zone: string | undefined,
+) {
   const value = text(given, stored);
   if (value === null || given === undefined) return value;
   try {
@@ -25,14 +26,12 @@ function date(field: string, given: string | undefined, stored: string | null, z
 }
 
 /** The person fields that do not belong to the person type are refused rather than silently dropped. */
-function checkPersonFields(person: KundePersonInput): string[] {
-  const foreign = person.Typ === 'natuerlich' ? LEGAL_ONLY : NATURAL_ONLY;
+function checkPersonFields(person: KundePersonInput, type: PersonType): string[] {
+  const foreign = type === 'natuerlich' ? LEGAL_ONLY : NATURAL_ONLY;
+  const kind = type === 'natuerlich' ? 'natural' : 'legal';
   return foreign
-    .filter((field) => person[field] !== undefined && person[field] !== '')
-    .map(
-      (field) =>
-        `Person.${field} is not a field of a ${person.Typ === 'natuerlich' ? 'natural' : 'legal'} person`,
-    );
+    .filter((field) => person[field] !== undefined && person[field] !== null && person[field] !== '')
+    .map((field) => `Person.${field} is not a field of a ${kind} person`);
 }
 
 export const EMPTY_CUSTOMER: CustomerFields = {
@@ -58,19 +57,32 @@ export const EMPTY_CUSTOMER: CustomerFields = {
 };
 
 /**
- * A Kunde as sent, applied to the stored fields (EMPTY_CUSTOMER for a new one): absent fields keep their
- * value, empty strings clear. The result must name a natural person with a last name or a legal person with a
+ * A Kunde as sent, applied to the stored fields (none for a new one): absent fields keep their value, null and
+ * empty strings clear. The result must name a natural person with a last name or a legal person with a
  * company name (the required fields of a customer).
  */
 export function applyKundeInput(
   input: KundeInput,
+  stored: CustomerFields | undefined,
+  zone: string | undefined,
+): CustomerFields {
+  if (!stored && !input.Person) throw DomainError.validation(['Person is required']);
+  if (!stored && !input.Person?.Typ) throw DomainError.validation(['Person.Typ is required']);
+  const person = input.Person ?? {};
+  const type = person.Typ ?? stored?.personType ?? 'natuerlich';
+  const problems = checkPersonFields(person, type);
+  if (problems.length > 0) throw DomainError.validation(problems);
+  return completed(input, person, type, stored ?? EMPTY_CUSTOMER, zone);
+}
+
+function completed(
+  input: KundeInput,
+  person: KundePersonInput,
+  type: PersonType,
   stored: CustomerFields,
   zone: string | undefined,
 ): CustomerFields {
-  const person = input.Person;
-  const problems = checkPersonFields(person);
-  if (problems.length > 0) throw DomainError.validation(problems);
-  const natural = person.Typ === 'natuerlich';
+  const natural = type === 'natuerlich';
   const notify = input.Mitteilungen;
   const fields: CustomerFields = {
     salutation: input.Anrede ?? stored.salutation,
@@ -83,7 +95,7 @@ export function applyKundeInput(
       zone,
     ),
     userName: input.Benutzername ?? stored.userName,
-    personType: person.Typ,
+    personType: type,
     title: natural ? text(person.Titel, stored.title) : null,
     firstName: natural ? text(person.Vorname, stored.firstName) : null,
     lastName: natural ? text(person.Nachname, stored.lastName) : null,

@@ -120,6 +120,16 @@ export class CustomerRepository {
     return rows.length > 0;
   }
 
+  /** The tenant's user names (lower case) that start with `prefix`. */
+  async userNamesStartingWith(db: EntityManager, tenantId: string, prefix: string): Promise<string[]> {
+    const rows = await db.query<{ name: string }[]>(
+      `SELECT lower(user_name) AS name FROM broker.customer
+        WHERE tenant_id = $1 AND lower(user_name) LIKE $2 || '%'`,
+      [tenantId, prefix.replace(/[%_\\]/g, (character) => `\\${character}`)],
+    );
+    return rows.map((row) => row.name);
+  }
+
   async addNote(db: EntityManager, tenantId: string, customerId: string, type: string, text: string) {
     await db.query(
       'INSERT INTO broker.customer_note (tenant_id, customer_id, note_type, text) VALUES ($1, $2, $3, $4)',

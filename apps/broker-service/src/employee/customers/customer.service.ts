@@ -4,11 +4,17 @@ import type { KontaktdatensatzInput, KundeInput, KundeView } from '@broker/contr
 import { DomainError } from '@broker/errors';
 import { CustomerMessages } from '../../notifications/customer-messages.js';
 import { MessageDelivery } from '../../notifications/delivery.js';
+import { checkContactValue } from '../contact-values.js';
 import { ContactRepository } from '../contacts/contact.repository.js';
 import type { EmployeeScope } from '../employee-scope.js';
-import { customerPath, visibleCustomerId } from '../visible-customer.js';
-import { applyKundeInput, EMPTY_CUSTOMER } from './customer-input.js';
-import { type CustomerRecord, CustomerRepository, isUserNameTaken } from './customer.repository.js';
+import { customerPath, assertVisibleCustomer } from '../visible-customer.js';
+import { applyKundeInput } from './customer-input.js';
+import {
+  type CustomerFields,
+  type CustomerRecord,
+  CustomerRepository,
+  isUserNameTaken,
+} from './customer.repository.js';
 import { userNameCandidates } from './user-names.js';
 
 const taken = (userName: string) => DomainError.validation([`Benutzername ${userName} is already taken`]);
@@ -25,43 +31,49 @@ export class CustomerService {
   ) {}
 
   async add(scope: EmployeeScope, input: KundeInput): Promise<{ Id: string; Benutzername: string }> {
-    const fields = applyKundeInput(input, EMPTY_CUSTOMER, scope.zone);
+    const fields = applyKundeInput(input, undefined, scope.zone);
     const contacts = input.Kontaktdaten ?? [];
     checkStandards(contacts);
+    contacts.forEach((entry, index) =>
+      checkContactValue(entry.Typ, entry.Value, `Kontaktdaten.${index}.Value`),
+    );
     const email = standardEmail(contacts);
     if ((fields.notifyUserName || fields.notifyPasswordLink) && !email)
       throw DomainError.validation([
         'Mitteilungen: the user name and the password link are sent by e-mail; add a Kontaktdaten entry of Typ email',
       ]);
-    try {
-      const created = await this.db.transaction(async (tx) => {
-        const brokerId = await this.targetBroker(tx, scope, input.Vermittler);
-        const userName = fields.userName ?? (await this.freeUserName(tx, scope.tenantId, fields));
-        if (await this.customers.userNameExists(tx, scope.tenantId, userName)) throw taken(userName);
-        const id = await this.customers.insert(tx, scope.tenantId, brokerId, { ...fields, userName });
-        for (const entry of contacts) {
-          await this.contacts.insert(tx, scope.tenantId, id, {
-            context: entry.Kontext,
-            type: entry.Typ,
-            value: entry.Value.trim(),
-            standard: entry.Standard ?? false,
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const created = await this.db.transaction(async (tx) => {
+          const brokerId = await this.targetBroker(tx, scope, input.Vermittler);
+          const userName = fields.userName ?? (await this.freeUserName(tx, scope.tenantId, fields));
+          if (await this.customers.userNameExists(tx, scope.tenantId, userName)) throw taken(userName);
+          const id = await this.customers.insert(tx, scope.tenantId, brokerId, { ...fields, userName });
+          for (const entry of contacts) {
+            await this.contacts.insert(tx, scope.tenantId, id, {
+              context: entry.Kontext,
+              type: entry.Typ,
+              value: entry.Value.trim(),
+              standard: entry.Standard ?? false,
+            });
+          }
+          if (input.Notizen)
+            await this.customers.addNote(tx, scope.tenantId, id, input.Notizen.Typ, input.Notizen.Text);
+          const messageIds = await this.messages.forNewCustomer(tx, id, email, {
+            userName: fields.notifyUserName,
+            passwordLink: fields.notifyPasswordLink,
+            initialInformation: !fields.suppressInitialInfo,
           });
-        }
-        if (input.Notizen)
-          await this.customers.addNote(tx, scope.tenantId, id, input.Notizen.Typ, input.Notizen.Text);
-        const messageIds = await this.messages.forNewCustomer(tx, id, email, {
-          userName: fields.notifyUserName,
-          passwordLink: fields.notifyPasswordLink,
-          initialInformation: !fields.suppressInitialInfo,
+          return { id, userName, messageIds };
         });
-        return { id, userName, messageIds };
-      });
-      await this.delivery.dispatch(created.messageIds);
-      return { Id: created.id, Benutzername: created.userName };
-    } catch (error) {
-      // Two creations with the same name at once: the unique index decides.
-      if (isUserNameTaken(error)) throw taken(fields.userName ?? '');
-      throw error;
+        await this.delivery.dispatch(created.messageIds);
+        return { Id: created.id, Benutzername: created.userName };
+      } catch (error) {
+        if (!isUserNameTaken(error)) throw error;
+        // Another creation took the name between our check and our insert: a given name is taken; a
+        // generated one is generated again.
+        if (fields.userName || attempt === 3) throw taken(fields.userName ?? 'generated');
+      }
     }
   }
 
@@ -78,8 +90,8 @@ export class CustomerService {
       ]);
     try {
       await this.db.transaction(async (tx) => {
-        await visibleCustomerId(tx, scope, customerId, true);
-        const stored = (await this.customers.find(tx, scope, customerId))!;
+        await assertVisibleCustomer(tx, scope, customerId, true);
+        const stored = (await this.customers.find(tx, scope, customerId)) as CustomerRecord;
         const fields = applyKundeInput(input, stored, scope.zone);
         if (
           fields.userName &&
@@ -88,8 +100,10 @@ export class CustomerService {
         )
           throw taken(fields.userName);
         await this.customers.update(tx, customerId, fields);
-        if (input.Notizen)
-          await this.customers.addNote(tx, scope.tenantId, customerId, input.Notizen.Typ, input.Notizen.Text);
+        const note = input.Notizen;
+        // A customer read and sent back carries its latest note: that is not a new one.
+        if (note && (note.Typ !== stored.note?.type || note.Text !== stored.note?.text))
+          await this.customers.addNote(tx, scope.tenantId, customerId, note.Typ, note.Text);
       });
     } catch (error) {
       if (isUserNameTaken(error)) throw taken(input.Benutzername ?? '');
@@ -107,11 +121,13 @@ export class CustomerService {
     return brokerId;
   }
 
-  private async freeUserName(tx: EntityManager, tenantId: string, fields: typeof EMPTY_CUSTOMER) {
-    for (const candidate of userNameCandidates(fields)) {
-      if (!(await this.customers.userNameExists(tx, tenantId, candidate))) return candidate;
-    }
-    throw new Error('No free user name found');
+  private async freeUserName(tx: EntityManager, tenantId: string, fields: CustomerFields): Promise<string> {
+    const [base] = userNameCandidates(fields);
+    const used = new Set(await this.customers.userNamesStartingWith(tx, tenantId, base));
+    for (const candidate of userNameCandidates(fields)) if (!used.has(candidate)) return candidate;
+    throw DomainError.validation([
+      'Benutzername is required: no free user name could be derived from the names',
+    ]);
   }
 }
 

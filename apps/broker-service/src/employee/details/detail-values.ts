@@ -46,7 +46,7 @@ export function normaliseDetailValue(
       return text;
     }
     case 'text':
-      if (text.length > TEXT_MAX) throw refuse(definition.key, `at most ${TEXT_MAX} characters`);
+      if (value.length > TEXT_MAX) throw refuse(definition.key, `at most ${TEXT_MAX} characters`);
       return value;
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { DetailType } from '@broker/contracts';
-import type { EmployeeScope } from '../employee-scope.js';
 
 export interface DetailDefinitionRecord {
   id: string;
@@ -36,22 +35,28 @@ const DEFINITION_COLUMNS = `a.id::text, a.detail_key AS key, a.name, a.value_typ
 
 @Injectable()
 export class DetailRepository {
+  /** The definitions available to `brokerId` (all, or the one with `key`). */
   async definitions(
     db: EntityManager,
-    scope: EmployeeScope,
+    tenantId: string,
+    brokerId: string,
     key?: string,
   ): Promise<DetailDefinitionRecord[]> {
     return db.query(
       `${AVAILABLE} SELECT ${DEFINITION_COLUMNS} FROM available a
         WHERE $3::text IS NULL OR a.detail_key = $3 ORDER BY a.name, a.detail_key`,
-      [scope.tenantId, scope.brokerId, key ?? null],
+      [tenantId, brokerId, key ?? null],
     );
   }
 
-  /** The customer's values, or only the one for `key` (with a null value when it has none yet). */
+  /**
+   * The customer's values for the definitions available to its broker (`brokerId`), or only the one for `key`
+   * (with a null value when it has none yet).
+   */
   async values(
     db: EntityManager,
-    scope: EmployeeScope,
+    tenantId: string,
+    brokerId: string,
     customerId: string,
     key?: string,
   ): Promise<DetailValueRecord[]> {
@@ -60,7 +65,7 @@ export class DetailRepository {
          FROM available a LEFT JOIN broker.customer_detail_value v ON v.definition_id = a.id AND v.customer_id = $3
         WHERE ($4::text IS NULL AND v.value IS NOT NULL) OR a.detail_key = $4
         ORDER BY a.name, a.detail_key`,
-      [scope.tenantId, scope.brokerId, customerId, key ?? null],
+      [tenantId, brokerId, customerId, key ?? null],
     );
   }
 

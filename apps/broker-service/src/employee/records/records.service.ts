@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { formatDateTime } from '@broker/datetime';
 import { DomainError } from '@broker/errors';
 import type { EmployeeScope } from '../employee-scope.js';
-import { customerPath, visibleCustomerId } from '../visible-customer.js';
+import { customerPath, assertVisibleCustomer } from '../visible-customer.js';
 import { type ArchiveEntryRecord, type ContractRecord, RecordsRepository } from './records.repository.js';
 
 /** Cents as a decimal string with two places ("5462" → "54.62"): money never goes through a float. */
@@ -23,18 +23,18 @@ export class RecordsService {
   ) {}
 
   async contracts(scope: EmployeeScope, customerId: string) {
-    await visibleCustomerId(this.db.manager, scope, customerId);
+    await assertVisibleCustomer(this.db.manager, scope, customerId);
     return (await this.records.contracts(this.db.manager, customerId)).map(contractView);
   }
 
   async archiveEntries(scope: EmployeeScope, customerId: string, withDocumentOnly: boolean) {
-    await visibleCustomerId(this.db.manager, scope, customerId);
+    await assertVisibleCustomer(this.db.manager, scope, customerId);
     const entries = await this.records.archiveEntries(this.db.manager, customerId, withDocumentOnly);
     return entries.map((entry) => archiveEntryView(scope, customerId, entry));
   }
 
   async archiveEntry(scope: EmployeeScope, customerId: string, entryId: string) {
-    await visibleCustomerId(this.db.manager, scope, customerId);
+    await assertVisibleCustomer(this.db.manager, scope, customerId);
     const entry = await this.records.archiveEntry(this.db.manager, customerId, entryId);
     if (!entry)
       throw DomainError.notFound(`Archive entry ${entryId} of customer ${customerId} does not exist`);

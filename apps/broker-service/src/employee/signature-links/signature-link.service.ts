@@ -5,10 +5,8 @@ import { DomainError } from '@broker/errors';
 import { CustomerMessages } from '../../notifications/customer-messages.js';
 import { MessageDelivery } from '../../notifications/delivery.js';
 import type { EmployeeScope } from '../employee-scope.js';
-import { visibleCustomerId } from '../visible-customer.js';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9][0-9 ()/-]{5,24}$/;
+import { checkContactValue } from '../contact-values.js';
+import { assertVisibleCustomer } from '../visible-customer.js';
 
 /** The part of a recipient shown in the answer: enough to recognise it, not enough to harvest it. */
 function masked(recipient: string, channel: 'email' | 'sms'): string {
@@ -31,13 +29,10 @@ export class SignatureLinkService {
   async send(scope: EmployeeScope, customerId: string, order: SendeUnterschriftenlinkAuftrag) {
     const channel = order.Kommunikationsweg;
     const sent = await this.db.transaction(async (tx) => {
-      await visibleCustomerId(tx, scope, customerId, true);
-      const recipient =
-        order.Kommunikationsadresse?.trim() || (await this.standardContact(tx, customerId, channel));
-      if (channel === 'email' && !EMAIL.test(recipient))
-        throw DomainError.validation([`Kommunikationsadresse "${recipient}" is not an e-mail address`]);
-      if (channel === 'sms' && !PHONE.test(recipient))
-        throw DomainError.validation([`Kommunikationsadresse "${recipient}" is not a mobile number`]);
+      await assertVisibleCustomer(tx, scope, customerId, true);
+      const given = order.Kommunikationsadresse?.trim();
+      if (given) checkContactValue(channel === 'email' ? 'email' : 'mobil', given, 'Kommunikationsadresse');
+      const recipient = given || (await this.standardContact(tx, customerId, channel));
       return { id: await this.messages.signatureLink(tx, customerId, channel, recipient), recipient };
     });
     await this.delivery.dispatch([sent.id]);

@@ -32,7 +32,7 @@ export class SignatureLinksController {
     @Param('customerId', ParseIdPipe) customerId: string,
     @Body() order: SendeUnterschriftenlinkAuftrag,
   ) {
-    return this.links.send(scope, customerId, order);
+    return this.links.send(scope, sameCustomer(customerId, order), order);
   }
 
   @Post(':customerId/unterschriftenlinks/_senden')
@@ -42,11 +42,18 @@ export class SignatureLinksController {
     @Param('customerId', ParseIdPipe) customerId: string,
     @Body() order: SendeUnterschriftenlinkAuftrag,
   ) {
-    return this.links.send(scope, customerId, order);
+    return this.links.send(scope, sameCustomer(customerId, order), order);
   }
 }
 
 function customerOf(order: SendeUnterschriftenlinkAuftrag): string {
   if (!order.KundeId) throw DomainError.validation(['KundeId is required on this path']);
   return order.KundeId;
+}
+
+/** On the path with a customer id, a KundeId in the body must name the same customer. */
+function sameCustomer(customerId: string, order: SendeUnterschriftenlinkAuftrag): string {
+  if (order.KundeId !== undefined && order.KundeId !== customerId)
+    throw DomainError.validation([`KundeId ${order.KundeId} is not the customer ${customerId} of the path`]);
+  return customerId;
 }
