@@ -16,15 +16,19 @@ import { EnumerationsController } from './enumerations.controller.js';
 import { RecordsController } from './records/records.controller.js';
 import { RecordsRepository } from './records/records.repository.js';
 import { RecordsService } from './records/records.service.js';
+import { SearchController } from './search/search.controller.js';
+import { SearchRepository } from './search/search.repository.js';
+import { SearchService } from './search/search.service.js';
 
 /**
  * The employee service: /service/{tenant}/employee/v1/rest. Controllers with fixed path segments under
- * `kunden` (details) come before the one taking `kunden/{Kunde-Id}`.
+ * `kunden` (details, _search) come before the one taking `kunden/{Kunde-Id}`.
  */
 @Module({
   controllers: [
     EnumerationsController,
     DetailsController,
+    SearchController,
     CustomersController,
     AddressesController,
     ContactsController,
@@ -42,6 +46,8 @@ import { RecordsService } from './records/records.service.js';
     RecordsService,
     DetailRepository,
     DetailService,
+    SearchRepository,
+    SearchService,
   ],
 })
 export class EmployeeModule {}

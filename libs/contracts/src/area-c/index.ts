@@ -3,3 +3,4 @@ export * from './customer.dto.js';
 export * from './address.dto.js';
 export * from './detail.dto.js';
 export * from './signature-link.dto.js';
+export * from './search.dto.js';

@@ -5,6 +5,7 @@ import { ImportProcesses1763700000003 } from './1763700000003-import-processes.j
 import { ImportStaging1763700000004 } from './1763700000004-import-staging.js';
 import { ImportMerge1763700000005 } from './1763700000005-import-merge.js';
 import { Notifications1763700000007 } from './1763700000007-notifications.js';
+import { CustomerSearch1763700000008 } from './1763700000008-customer-search.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -15,4 +16,5 @@ export const allMigrations = [
   ImportStaging1763700000004,
   ImportMerge1763700000005,
   Notifications1763700000007,
+  CustomerSearch1763700000008,
 ];
