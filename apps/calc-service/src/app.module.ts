@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { createApiExceptionFilter } from '@broker/errors';
 import { PlatformModule } from '@broker/platform';
 import type { CalcConfig } from './config.js';
+import { LoginModule } from './login/login.module.js';
 
 /** Area B: the calculation service. */
 @Module({})
@@ -15,6 +16,18 @@ export class AppModule {
           logLevel: config.LOG_LEVEL,
           databaseUrl: config.DATABASE_URL,
           errorFilter: createApiExceptionFilter(),
+        }),
+        LoginModule.forRoot({
+          token: {
+            privateKeyPem: config.CALC_JWT_PRIVATE_KEY,
+            keyId: config.CALC_JWT_KEY_ID,
+            issuer: config.CALC_JWT_ISSUER,
+            ttlSeconds: config.CALC_TOKEN_TTL_SECONDS,
+          },
+          throttle: {
+            maxFailures: config.CALC_LOGIN_MAX_FAILURES,
+            windowSeconds: config.CALC_LOGIN_WINDOW_SECONDS,
+          },
         }),
       ],
     };

@@ -1,6 +1,17 @@
 import { baseEnvShape, env, loadConfig } from '@broker/config';
 
-export const calcEnvShape = { ...baseEnvShape, PORT: env.port(3002) };
+export const calcEnvShape = {
+  ...baseEnvShape,
+  PORT: env.port(3002),
+  /** PKCS#8 PEM of the RSA key login tokens are signed with (`openssl genpkey -algorithm RSA`). */
+  CALC_JWT_PRIVATE_KEY: env.requiredText(),
+  CALC_JWT_KEY_ID: env.text('calc-1'),
+  CALC_JWT_ISSUER: env.text('broker-platform-calc'),
+  CALC_TOKEN_TTL_SECONDS: env.positiveInt(3600),
+  /** Failed logins of one user name from one address within the window before further attempts get a 429. */
+  CALC_LOGIN_MAX_FAILURES: env.positiveInt(5),
+  CALC_LOGIN_WINDOW_SECONDS: env.positiveInt(900),
+};
 
 export type CalcConfig = ReturnType<typeof loadCalcConfig>;
 

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { parseConfig } from '@broker/config';
 import { createHttpApp } from '@broker/platform';
 import { createTestDatabase, describeErrorShapes, type TestDatabase } from '@broker/testing';
@@ -14,7 +15,13 @@ describe('calc-service error shapes ({name, message, code, status})', () => {
     appModule: async () => {
       database = await createTestDatabase();
       return AppModule.forRoot(
-        parseConfig(calcEnvShape, { DATABASE_URL: database.url, LOG_LEVEL: 'silent' }),
+        parseConfig(calcEnvShape, {
+          DATABASE_URL: database.url,
+          CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
+            .privateKey.export({ type: 'pkcs8', format: 'pem' })
+            .toString(),
+          LOG_LEVEL: 'silent',
+        }),
       );
     },
   });

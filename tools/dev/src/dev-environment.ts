@@ -9,10 +9,17 @@ interface DevelopmentSecrets {
   /** Verifies import-service tokens in development; `pnpm token:dev` signs with the private half. */
   IMPORT_OAUTH_PUBLIC_KEY: string;
   devTokenPrivateKey: string;
+  /** Signs the calculation service's login tokens in development. */
+  CALC_JWT_PRIVATE_KEY: string;
 }
 
 export const DEV_OAUTH_ISSUER = 'https://auth.dev.broker-platform.local/';
 export const DEV_OAUTH_AUDIENCE = 'broker-platform-import';
+
+function rsaPrivateKeyPem(): string {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
 
 function generateKeyPair(): Pick<DevelopmentSecrets, 'IMPORT_OAUTH_PUBLIC_KEY' | 'devTokenPrivateKey'> {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -27,6 +34,7 @@ function missingSecrets(stored: Partial<DevelopmentSecrets>): Partial<Developmen
   return {
     ...(stored.API_KEY_ENCRYPTION_KEY ? {} : { API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') }),
     ...(stored.IMPORT_OAUTH_PUBLIC_KEY && stored.devTokenPrivateKey ? {} : generateKeyPair()),
+    ...(stored.CALC_JWT_PRIVATE_KEY ? {} : { CALC_JWT_PRIVATE_KEY: rsaPrivateKeyPem() }),
   };
 }
 
@@ -53,6 +61,7 @@ export function developmentEnvironment(services: LocalServices, stateDir: string
   const secrets = developmentSecrets(stateDir);
   const defaults: NodeJS.ProcessEnv = {
     API_KEY_ENCRYPTION_KEY: secrets.API_KEY_ENCRYPTION_KEY,
+    CALC_JWT_PRIVATE_KEY: secrets.CALC_JWT_PRIVATE_KEY,
     IMPORT_OAUTH_PUBLIC_KEY: secrets.IMPORT_OAUTH_PUBLIC_KEY,
     IMPORT_OAUTH_ISSUER: DEV_OAUTH_ISSUER,
     IMPORT_OAUTH_AUDIENCE: DEV_OAUTH_AUDIENCE,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import {
   createImportTestEnvironment,
   createTestDatabase,
@@ -28,6 +28,9 @@ describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', 
       REDIS_URL: redis.url,
       IMPORT_QUEUE_PREFIX: redis.prefix,
       API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
       LOG_LEVEL: 'info',
     };
   });

@@ -6,6 +6,7 @@ import { ImportStaging1763700000004 } from './1763700000004-import-staging.js';
 import { ImportMerge1763700000005 } from './1763700000005-import-merge.js';
 import { Notifications1763700000007 } from './1763700000007-notifications.js';
 import { CustomerSearch1763700000008 } from './1763700000008-customer-search.js';
+import { CalcLoginThrottle1763700000009 } from './1763700000009-calc-login-throttle.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -17,4 +18,5 @@ export const allMigrations = [
   ImportMerge1763700000005,
   Notifications1763700000007,
   CustomerSearch1763700000008,
+  CalcLoginThrottle1763700000009,
 ];

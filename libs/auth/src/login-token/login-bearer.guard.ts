@@ -1,0 +1,31 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { type LoginPrincipal, LoginTokenService } from './login-token.service.js';
+
+type RequestWithLogin = Request & { loginPrincipal?: LoginPrincipal };
+
+/** The token of `Authorization: Bearer ...`, or of the misspelled `Authorisation` header the spec's example uses. */
+function bearerToken(request: Request): string | undefined {
+  const header = request.headers.authorization ?? request.headers.authorisation;
+  const value = Array.isArray(header) ? header[0] : header;
+  const match = /^Bearer\s+(\S+)$/i.exec(value ?? '');
+  return match?.[1];
+}
+
+/** Area B: lets a request through only with a valid login token; the caller is then `loginPrincipalOf`. */
+@Injectable()
+export class LoginBearerGuard implements CanActivate {
+  constructor(@Inject(LoginTokenService) private readonly tokens: LoginTokenService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<RequestWithLogin>();
+    request.loginPrincipal = await this.tokens.verify(bearerToken(request));
+    return true;
+  }
+}
+
+export function loginPrincipalOf(request: Request): LoginPrincipal {
+  const principal = (request as RequestWithLogin).loginPrincipal;
+  if (!principal) throw new Error('loginPrincipalOf() on a route without LoginBearerGuard');
+  return principal;
+}
