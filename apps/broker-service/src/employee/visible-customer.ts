@@ -3,6 +3,10 @@ import { DomainError } from '@broker/errors';
 import { visibleBrokersCte } from '@broker/inventory';
 import type { EmployeeScope } from './employee-scope.js';
 
+/** The one answer for a customer that does not exist or that the scope may not see. */
+export const customerNotFound = (customerId: string) =>
+  DomainError.notFound(`Customer ${customerId} does not exist`);
+
 export interface VisibleCustomer {
   id: string;
   brokerId: string;
@@ -24,7 +28,7 @@ export async function assertVisibleCustomer(
       WHERE c.tenant_id = $1 AND c.id = $3 ${lock ? 'FOR UPDATE OF c' : ''}`,
     [scope.tenantId, scope.brokerId, customerId],
   );
-  if (!row) throw DomainError.notFound(`Customer ${customerId} does not exist`);
+  if (!row) throw customerNotFound(customerId);
   return row;
 }
 

@@ -9,6 +9,9 @@ import { type AddressRecord, AddressRepository } from './address.repository.js';
 
 const MAIN_RESIDENCE_NO = 0;
 
+const addressNotFound = (customerId: string, addressNo: number) =>
+  DomainError.notFound(`Address ${addressNo} of customer ${customerId} does not exist`);
+
 /**
  * Addresses of a customer. Address 0 is the main residence (Typ hauptwohnsitz) and the only one of that type:
  * it cannot be added, deleted or retyped; its Typ is ignored on update (spec).
@@ -29,7 +32,7 @@ export class AddressService {
   async get(scope: EmployeeScope, customerId: string, addressNo: number): Promise<AdresseView> {
     await assertVisibleCustomer(this.db.manager, scope, customerId);
     const address = await this.addresses.find(this.db.manager, customerId, addressNo);
-    if (!address) throw DomainError.notFound(`Address ${addressNo} of customer ${customerId} does not exist`);
+    if (!address) throw addressNotFound(customerId, addressNo);
     return addressView(scope, customerId, address);
   }
 
@@ -57,8 +60,7 @@ export class AddressService {
       await assertVisibleCustomer(tx, scope, customerId, true);
       const stored = await this.addresses.find(tx, customerId, addressNo);
       // The main residence may be written before it exists; any other address must exist.
-      if (!stored && addressNo !== MAIN_RESIDENCE_NO)
-        throw DomainError.notFound(`Address ${addressNo} of customer ${customerId} does not exist`);
+      if (!stored && addressNo !== MAIN_RESIDENCE_NO) throw addressNotFound(customerId, addressNo);
       const type = addressNo === MAIN_RESIDENCE_NO ? MAIN_RESIDENCE : (input.Typ ?? stored!.type);
       const address = merged(input, addressNo, type, stored);
       await this.addresses.save(tx, scope.tenantId, customerId, address);
@@ -72,7 +74,7 @@ export class AddressService {
     await this.db.transaction(async (tx) => {
       await assertVisibleCustomer(tx, scope, customerId, true);
       if (!(await this.addresses.delete(tx, customerId, addressNo)))
-        throw DomainError.notFound(`Address ${addressNo} of customer ${customerId} does not exist`);
+        throw addressNotFound(customerId, addressNo);
     });
   }
 }

@@ -69,10 +69,12 @@ export function isUserNameTaken(error: unknown): boolean {
 
 @Injectable()
 export class CustomerRepository {
+  /** The customer when the scope may see it (locked for update with `lock`), else undefined. */
   async find(
     db: EntityManager,
     scope: EmployeeScope,
     customerId: string,
+    lock = false,
   ): Promise<CustomerRecord | undefined> {
     const [row] = await db.query<CustomerRecord[]>(
       `WITH RECURSIVE ${visibleBrokersCte(1, 2)}
@@ -83,7 +85,7 @@ export class CustomerRepository {
          FROM broker.customer c
          JOIN visible_broker v ON v.id = c.broker_id
          JOIN broker.broker b ON b.id = c.broker_id
-        WHERE c.tenant_id = $1 AND c.id = $3`,
+        WHERE c.tenant_id = $1 AND c.id = $3 ${lock ? 'FOR UPDATE OF c' : ''}`,
       [scope.tenantId, scope.brokerId, customerId],
     );
     return row;

@@ -7,7 +7,7 @@ import { MessageDelivery } from '../../notifications/delivery.js';
 import { checkContactValue } from '../contact-values.js';
 import { ContactRepository } from '../contacts/contact.repository.js';
 import type { EmployeeScope } from '../employee-scope.js';
-import { customerPath, assertVisibleCustomer } from '../visible-customer.js';
+import { customerNotFound, customerPath } from '../visible-customer.js';
 import { applyKundeInput } from './customer-input.js';
 import {
   type CustomerFields,
@@ -79,7 +79,7 @@ export class CustomerService {
 
   async get(scope: EmployeeScope, customerId: string): Promise<KundeView> {
     const customer = await this.customers.find(this.db.manager, scope, customerId);
-    if (!customer) throw DomainError.notFound(`Customer ${customerId} does not exist`);
+    if (!customer) throw customerNotFound(customerId);
     return kundeView(scope, customer);
   }
 
@@ -90,8 +90,8 @@ export class CustomerService {
       ]);
     try {
       await this.db.transaction(async (tx) => {
-        await assertVisibleCustomer(tx, scope, customerId, true);
-        const stored = (await this.customers.find(tx, scope, customerId)) as CustomerRecord;
+        const stored = await this.customers.find(tx, scope, customerId, true);
+        if (!stored) throw customerNotFound(customerId);
         const fields = applyKundeInput(input, stored, scope.zone);
         if (
           fields.userName &&

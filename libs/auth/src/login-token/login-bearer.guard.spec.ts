@@ -1,0 +1,42 @@
+import { generateKeyPairSync } from 'node:crypto';
+import type { ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { DomainError } from '@broker/errors';
+import { LoginBearerGuard, loginPrincipalOf } from './login-bearer.guard.js';
+import { LoginTokenService } from './login-token.service.js';
+
+const tokens = new LoginTokenService({
+  privateKeyPem: generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString(),
+  keyId: 'calc-test',
+  issuer: 'calc-test',
+  ttlSeconds: 60,
+});
+const guard = new LoginBearerGuard(tokens);
+
+function contextWith(headers: Record<string, string>): { context: ExecutionContext; request: Request } {
+  const request = { headers } as unknown as Request;
+  const context = { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
+  return { context, request };
+}
+
+describe('LoginBearerGuard', () => {
+  const principal = { userId: '1', username: 'demo', tenant: 'demo' };
+
+  it.each(['authorization', 'authorisation'])('takes the token from the %s header', async (header) => {
+    const { token } = await tokens.issue(principal);
+    const { context, request } = contextWith({ [header]: `Bearer ${token}` });
+    expect(await guard.canActivate(context)).toBe(true);
+    expect(loginPrincipalOf(request)).toEqual(principal);
+  });
+
+  it.each([{}, { authorization: 'Basic abc' }, { authorisation: 'Bearer' }])(
+    'refuses %j with a 401 domain error',
+    async (headers) => {
+      const { context } = contextWith(headers);
+      await expect(guard.canActivate(context)).rejects.toThrow(DomainError);
+      await expect(guard.canActivate(context)).rejects.toThrow('A bearer token is required');
+    },
+  );
+});
