@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { inventoryEntities } from '@broker/inventory';
-import { createMeldungenExceptionFilter } from '@broker/errors';
+import { meldungenBody } from '@broker/errors';
 import { PlatformModule, redisConnection } from '@broker/platform';
 import { SvcAuthModule } from './auth/svc-auth.module.js';
 import type { BrokerConfig } from './config.js';
@@ -21,7 +21,7 @@ export class AppModule {
           databaseUrl: config.DATABASE_URL,
           entities: inventoryEntities,
           redisUrl: config.REDIS_URL,
-          errorFilter: createMeldungenExceptionFilter(),
+          errorBody: meldungenBody,
         }),
         SvcAuthModule.forRoot({
           redisUrl: config.REDIS_URL,

@@ -1,8 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { createApiExceptionFilter } from '@broker/errors';
+import { apiErrorBody } from '@broker/errors';
 import { PlatformModule } from '@broker/platform';
 import type { CalcConfig } from './config.js';
 import { LoginModule } from './login/login.module.js';
+import { PrivateLiabilityModule } from './private-liability/private-liability.module.js';
 
 /** Area B: the calculation service. */
 @Module({})
@@ -15,7 +16,7 @@ export class AppModule {
           service: 'calc-service',
           logLevel: config.LOG_LEVEL,
           databaseUrl: config.DATABASE_URL,
-          errorFilter: createApiExceptionFilter(),
+          errorBody: apiErrorBody,
         }),
         LoginModule.forRoot({
           token: {
@@ -29,6 +30,7 @@ export class AppModule {
             windowSeconds: config.CALC_LOGIN_WINDOW_SECONDS,
           },
         }),
+        PrivateLiabilityModule.forRoot({ catalogPath: config.CALC_PRIVATE_LIABILITY_CATALOG }),
       ],
     };
   }

@@ -1,4 +1,5 @@
 import { baseEnvShape, env, loadConfig } from '@broker/config';
+import { DEMO_PRIVATE_LIABILITY_CATALOG_PATH } from '@broker/tariff-engine';
 
 export const calcEnvShape = {
   ...baseEnvShape,
@@ -11,6 +12,8 @@ export const calcEnvShape = {
   /** Failed logins of one user name from one address within the window before further attempts get a 429. */
   CALC_LOGIN_MAX_FAILURES: env.positiveInt(5),
   CALC_LOGIN_WINDOW_SECONDS: env.positiveInt(900),
+  /** The private-liability tariff catalog (JSON, validated at boot); the shipped demo catalog by default. */
+  CALC_PRIVATE_LIABILITY_CATALOG: env.text(DEMO_PRIVATE_LIABILITY_CATALOG_PATH),
 };
 
 export type CalcConfig = ReturnType<typeof loadCalcConfig>;

@@ -4,6 +4,7 @@ import { createHttpApp } from '@broker/platform';
 import { createTestDatabase, describeErrorShapes, type TestDatabase } from '@broker/testing';
 import { AppModule } from '../src/app.module.js';
 import { calcEnvShape } from '../src/config.js';
+import { CALC_HTTP_SETTINGS } from '../src/http-settings.js';
 
 describe('calc-service error shapes ({name, message, code, status})', () => {
   let database: TestDatabase;
@@ -11,7 +12,7 @@ describe('calc-service error shapes ({name, message, code, status})', () => {
 
   describeErrorShapes({
     shape: 'api',
-    createApp: (rootModule) => createHttpApp(rootModule),
+    createApp: (rootModule) => createHttpApp(rootModule, CALC_HTTP_SETTINGS),
     appModule: async () => {
       database = await createTestDatabase();
       return AppModule.forRoot(

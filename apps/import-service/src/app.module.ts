@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { inventoryEntities } from '@broker/inventory';
-import { createApiExceptionFilter } from '@broker/errors';
+import { apiErrorBody } from '@broker/errors';
 import { PlatformModule } from '@broker/platform';
 import type { ImportConfig } from './config.js';
 import { ImportModule } from './imports/import.module.js';
@@ -18,7 +18,7 @@ export class AppModule {
           databaseUrl: config.DATABASE_URL,
           entities: inventoryEntities,
           redisUrl: config.REDIS_URL,
-          errorFilter: createApiExceptionFilter(),
+          errorBody: apiErrorBody,
         }),
         ImportModule.forRoot(config),
       ],

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { inventoryEntities } from '@broker/inventory';
-import { createApiExceptionFilter } from '@broker/errors';
+import { apiErrorBody } from '@broker/errors';
 import { PlatformModule } from '@broker/platform';
 import type { ImportWorkerConfig } from './config.js';
 import { PipelineWorkerModule } from './pipeline/pipeline.module.js';
@@ -24,7 +24,7 @@ export class WorkerModule {
           databaseUrl: config.DATABASE_URL,
           entities: inventoryEntities,
           redisUrl: config.REDIS_URL,
-          errorFilter: createApiExceptionFilter(),
+          errorBody: apiErrorBody,
         }),
         PipelineWorkerModule.forRoot({
           redisUrl: config.REDIS_URL,

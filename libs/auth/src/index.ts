@@ -7,3 +7,4 @@ export * from './header-group/header-group-verifier.js';
 export * from './header-group/header-group.guard.js';
 export * from './login-token/login-token.service.js';
 export * from './login-token/login-bearer.guard.js';
+export * from './http-request.js';

@@ -1,5 +1,12 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  type HttpServer,
+  Logger,
+} from '@nestjs/common';
+import type { HttpAdapterHost } from '@nestjs/core';
 import { DomainError } from './domain-error.js';
 import { ErrorCode, errorCodeOfStatus, httpStatusOf } from './error-code.js';
 
@@ -12,27 +19,47 @@ export interface ClientFault {
   headers: Readonly<Record<string, string>>;
 }
 
-/** Express/body-parser/http-errors style error: `status` plus `expose` for client errors. */
+/** The request as the error mapping needs it, whatever the HTTP platform. */
+export interface FaultyRequest {
+  method: string;
+  /** Without the query string. */
+  path: string;
+}
+
+/**
+ * Framework errors: body-parser/http-errors (Express) carry `status`, `expose` and `type`; Fastify's carry
+ * `statusCode` and an `FST_...` code (Nest wraps both in an HttpException with the original as `cause`).
+ */
 interface HttpLikeError {
   status?: unknown;
   statusCode?: unknown;
   expose?: unknown;
   type?: unknown;
+  code?: unknown;
   message?: unknown;
 }
 
+const NOT_JSON = 'The request body is not valid JSON';
+const TOO_LARGE = 'The request body is too large';
+
+/** Our messages for the framework's client errors, by body-parser `type` or Fastify `code`. */
 const FRAMEWORK_MESSAGES: Record<string, string> = {
-  'entity.parse.failed': 'The request body is not valid JSON',
-  'entity.too.large': 'The request body is too large',
+  'entity.parse.failed': NOT_JSON,
+  'entity.too.large': TOO_LARGE,
   'encoding.unsupported': 'The request body has an unsupported content encoding',
   'charset.unsupported': 'The request body has an unsupported charset',
+  FST_ERR_CTP_INVALID_JSON_BODY: NOT_JSON,
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but its Content-Type says JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: TOO_LARGE,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body has an unsupported Content-Type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length',
 };
 
 /**
  * Classifies anything thrown while handling a request. Client faults keep their meaning;
  * everything else is a server fault, answered with a plain HTML page and logged with its stack.
  */
-export function classifyClientFault(exception: unknown, request: Request): ClientFault | undefined {
+export function classifyClientFault(exception: unknown, request: FaultyRequest): ClientFault | undefined {
   if (exception instanceof DomainError) {
     return {
       status: httpStatusOf(exception.code),
@@ -56,19 +83,21 @@ function statusOf(exception: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-function frameworkMessage(exception: unknown, status: number, request: Request): string {
+function frameworkMessage(exception: unknown, status: number, request: FaultyRequest): string {
   if (status === 404 && exception instanceof HttpException && exception.message.startsWith('Cannot ')) {
     return `No resource at ${request.method} ${request.path}`;
   }
-  // Nest wraps body-parser errors in an HttpException and keeps the original as `cause`.
-  const original = exception instanceof HttpException ? exception.cause : exception;
-  const type = (original as HttpLikeError | undefined)?.type;
-  if (typeof type === 'string' && FRAMEWORK_MESSAGES[type]) return FRAMEWORK_MESSAGES[type];
+  const original = (exception instanceof HttpException ? exception.cause : exception) as
+    HttpLikeError | undefined;
+  for (const key of [original?.type, original?.code]) {
+    if (typeof key === 'string' && FRAMEWORK_MESSAGES[key]) return FRAMEWORK_MESSAGES[key];
+  }
   return exception instanceof Error ? exception.message : 'The request could not be processed';
 }
 
-export function requestIdOf(request: Request): string {
-  const id = (request as Request & { id?: unknown }).id;
+/** The id pino-http gave the request; on Fastify it sits on the raw Node request. */
+export function requestIdOf(request: { id?: unknown; raw?: { id?: unknown } }): string {
+  const id = request.raw ? request.raw.id : request.id;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : 'unknown';
 }
 
@@ -94,34 +123,39 @@ export type ClientFaultRenderer = (fault: ClientFault) => unknown;
 
 /**
  * Maps every exception to the area's error shape. Areas differ only in the client-fault body;
- * server faults and unknown routes are handled alike.
+ * server faults and unknown routes are handled alike. Writes through Nest's HTTP adapter, so it serves
+ * Express and Fastify alike.
  */
 @Catch()
 export class AreaExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionFilter');
 
-  constructor(private readonly renderClientFault: ClientFaultRenderer) {}
+  constructor(
+    private readonly renderClientFault: ClientFaultRenderer,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
-    const response = http.getResponse<Response>();
-    if (response.headersSent) {
+    const adapter: HttpServer = this.adapterHost.httpAdapter;
+    const request = host.switchToHttp().getRequest<object>();
+    const response = host.switchToHttp().getResponse<object>();
+    if (adapter.isHeadersSent(response)) {
       this.logger.error({ err: exception }, 'Error after the response was sent');
-      response.end();
+      adapter.end(response);
       return;
     }
-    const fault = classifyClientFault(exception, request);
+    const method = adapter.getRequestMethod?.(request) ?? 'UNKNOWN';
+    const path = (adapter.getRequestUrl?.(request) ?? '').split('?')[0] ?? '';
+    const fault = classifyClientFault(exception, { method, path });
     if (fault) {
-      response.set(fault.headers).status(fault.status).json(this.renderClientFault(fault));
+      for (const [name, value] of Object.entries(fault.headers)) adapter.setHeader(response, name, value);
+      adapter.reply(response, this.renderClientFault(fault), fault.status);
       return;
     }
     const status = exception instanceof HttpException && exception.getStatus() === 503 ? 503 : 500;
-    this.logger.error({ err: exception }, `Server fault on ${request.method} ${request.path}`);
-    response
-      .status(status)
-      .type('html')
-      .send(serverFaultPage(status, requestIdOf(request)));
+    this.logger.error({ err: exception }, `Server fault on ${method} ${path}`);
+    adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');
+    adapter.reply(response, serverFaultPage(status, requestIdOf(request)), status);
   }
 }
 
@@ -145,6 +179,3 @@ export interface ApiErrorBody {
 export interface MeldungenBody {
   Meldungen: string[];
 }
-
-export const createApiExceptionFilter = () => new AreaExceptionFilter(apiErrorBody);
-export const createMeldungenExceptionFilter = () => new AreaExceptionFilter(meldungenBody);

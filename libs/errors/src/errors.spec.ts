@@ -2,10 +2,10 @@ import { BadRequestException, NotFoundException, PayloadTooLargeException } from
 import { plainToInstance } from 'class-transformer';
 import { IsInt, IsString, ValidateNested, validateSync } from 'class-validator';
 import { Type } from 'class-transformer';
-import type { Request } from 'express';
 import {
   apiErrorBody,
   classifyClientFault,
+  type FaultyRequest,
   meldungenBody,
   serverFaultPage,
 } from './area-exception-filter.js';
@@ -13,7 +13,7 @@ import { DomainError } from './domain-error.js';
 import { ErrorCode, httpStatusOf } from './error-code.js';
 import { describeValidationErrors } from './validation.js';
 
-const request = { method: 'GET', path: '/service/demo/x' } as Request;
+const request: FaultyRequest = { method: 'GET', path: '/service/demo/x' };
 
 describe('error mapping', () => {
   it('gives every error code a 4xx status', () => {

@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { createApiExceptionFilter } from '@broker/errors';
+import { apiErrorBody } from '@broker/errors';
 import { createTestDatabase, type TestDatabase } from '@broker/testing';
 import { createHttpApp } from './http-app.js';
 import { PlatformModule } from './platform-modules.js';
@@ -32,7 +32,7 @@ describe('closing an app (what SIGTERM triggers)', () => {
           service: 'shutdown-test',
           logLevel: 'silent',
           databaseUrl: database.url,
-          errorFilter: createApiExceptionFilter(),
+          errorBody: apiErrorBody,
         }),
       ],
       controllers: [SlowController],

@@ -1,37 +1,78 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { createOpenApiDocument, type OpenApiSettings } from './openapi.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
+
+/**
+ * Which HTTP server a service runs on. Express is the default; a service whose throughput matters (area B)
+ * runs on Fastify. The shared libraries (errors, guards, health, logging, OpenAPI) work on both.
+ */
+export type HttpPlatform = 'express' | 'fastify';
 
 export interface HttpAppSettings {
-  /** Largest JSON body accepted, e.g. '1mb'. */
-  jsonLimit?: string;
+  platform?: HttpPlatform;
+  /** Largest JSON body accepted in bytes; 1 MiB unless set. */
+  jsonLimitBytes?: number;
   /** Serve the app's OpenAPI description (generated on first request) at `path`, without authentication. */
   openApi?: OpenApiSettings & { path: string };
 }
 
-/** Creates a Nest HTTP app with the platform's conventions, not yet listening (tests use it as is). */
+const DEFAULT_JSON_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Creates a Nest HTTP app with the platform's conventions, initialised but not yet listening (tests use it
+ * as is; `app.init()` again is harmless).
+ */
 export async function createHttpApp(
   rootModule: object,
   settings: HttpAppSettings = {},
 ): Promise<INestApplication> {
+  const app =
+    settings.platform === 'fastify'
+      ? await createFastifyApp(rootModule, settings)
+      : await createExpressApp(rootModule, settings);
+  app.useLogger(app.get(Logger));
+  if (settings.openApi) serveOpenApi(app, settings.openApi);
+  await app.init();
+  // Fastify serves requests handed to its server (supertest does that) only once it is ready.
+  if (settings.platform === 'fastify')
+    await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+async function createExpressApp(rootModule: object, settings: HttpAppSettings): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(rootModule, {
     bufferLogs: true,
     bodyParser: false,
   });
-  app.useLogger(app.get(Logger));
-  app.useBodyParser('json', { limit: settings.jsonLimit ?? '1mb' });
+  app.useBodyParser('json', { limit: settings.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES });
   app.disable('x-powered-by');
   app.set('etag', false);
-  if (settings.openApi) serveOpenApi(app, settings.openApi);
   return app;
 }
 
-function serveOpenApi(app: NestExpressApplication, settings: OpenApiSettings & { path: string }): void {
+async function createFastifyApp(rootModule: object, settings: HttpAppSettings): Promise<INestApplication> {
+  // Fastify names the request before pino-http sees it (pino-http then keeps that id), so the platform's
+  // request id is made here and returned by a hook. Fastify's own logger stays off: pino-http logs.
+  const adapter = new FastifyAdapter({
+    bodyLimit: settings.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES,
+    genReqId: requestIdFrom,
+  });
+  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  return NestFactory.create<NestFastifyApplication>(rootModule, adapter, { bufferLogs: true });
+}
+
+function serveOpenApi(app: INestApplication, settings: OpenApiSettings & { path: string }): void {
   let document: object | undefined;
-  app.getHttpAdapter().get(settings.path, (_request: unknown, response: unknown) => {
+  const adapter = app.getHttpAdapter();
+  adapter.get(settings.path, (_request: unknown, response: unknown) => {
     document ??= createOpenApiDocument(app, settings);
-    app.getHttpAdapter().reply(response, document, 200);
+    adapter.reply(response, document, 200);
   });
 }

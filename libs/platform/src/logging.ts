@@ -21,6 +21,8 @@ export interface LoggingSettings {
 /** JSON lines on stdout, one per request with its request id, and the Nest logger routed into them. */
 export function loggingModule(settings: LoggingSettings): DynamicModule {
   return LoggerModule.forRoot({
+    // nestjs-pino's default route object ({/*splat}, ALL) is not matched on Fastify; this form is on both.
+    forRoutes: ['{*splat}'],
     pinoHttp: {
       level: settings.level,
       base: { service: settings.service },

@@ -3,6 +3,9 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
+/** A schema component (or a reference to one) of an OpenAPI document. */
+export type SchemaObject = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string];
+
 export interface OpenApiSettings {
   title: string;
   description: string;
@@ -13,6 +16,8 @@ export interface OpenApiSettings {
   securitySchemes?: Record<string, Parameters<DocumentBuilder['addSecurity']>[1]>;
   /** The alternative ways to authenticate (each a set of schemes sent together), for every operation. */
   security?: Record<string, string[]>[];
+  /** Schema components no DTO generates, by name (e.g. an enumeration the DTOs refer to). */
+  schemas?: Record<string, SchemaObject>;
 }
 
 /**
@@ -37,12 +42,36 @@ export function createOpenApiDocument(app: INestApplication, settings: OpenApiSe
     classTransformerMetadataStorage: defaultMetadataStorage,
     refPointerPrefix: '#/components/schemas/',
   });
-  document.components = {
-    ...document.components,
-    schemas: {
-      ...document.components?.schemas,
-      ...(dtoSchemas as NonNullable<OpenAPIObject['components']>['schemas']),
-    },
+  const schemas = {
+    ...document.components?.schemas,
+    ...(dtoSchemas as Record<string, SchemaObject>),
+    ...settings.schemas,
   };
+  document.components = { ...document.components, schemas: referencedSchemas(document.paths, schemas) };
   return document;
+}
+
+const SCHEMA_REFERENCE = /"\$ref":"#\/components\/schemas\/([^"]+)"/g;
+
+/**
+ * Only the schemas the described operations use, directly or through other schemas: the metadata storage
+ * holds every DTO the process loaded, including other services' DTOs from the shared libraries.
+ */
+function referencedSchemas(
+  paths: object,
+  schemas: Record<string, SchemaObject>,
+): Record<string, SchemaObject> {
+  const kept: Record<string, SchemaObject> = {};
+  const pending = [...JSON.stringify(paths).matchAll(SCHEMA_REFERENCE)].map((match) => match[1]);
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    const schema = schemas[name];
+    if (schema === undefined || name in kept) continue;
+    kept[name] = schema;
+    for (const match of JSON.stringify(schema).matchAll(SCHEMA_REFERENCE)) pending.push(match[1]);
+  }
+  return Object.fromEntries(
+    Object.keys(kept)
+      .sort()
+      .map((name) => [name, kept[name]]),
+  );
 }

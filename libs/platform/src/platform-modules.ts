@@ -1,7 +1,7 @@
-import { type DynamicModule, type ExceptionFilter, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
 import type { DatabaseSettings } from '@broker/db';
-import { createValidationPipe } from '@broker/errors';
+import { AreaExceptionFilter, type ClientFaultRenderer, createValidationPipe } from '@broker/errors';
 import { ConnectionDrainer } from './connection-drainer.js';
 import { databaseModule } from './database.js';
 import { HealthModule } from './health/health.module.js';
@@ -15,8 +15,8 @@ export interface PlatformSettings {
   entities?: DatabaseSettings['entities'];
   /** Set when the process uses Redis; readiness then checks it too. */
   redisUrl?: string;
-  /** The area's exception filter: decides the error body shape. */
-  errorFilter: ExceptionFilter;
+  /** The area's error body (`apiErrorBody` or `meldungenBody` of @broker/errors). */
+  errorBody: ClientFaultRenderer;
 }
 
 /**
@@ -38,7 +38,11 @@ export class PlatformModule {
         HealthModule.forRoot({ redisUrl: settings.redisUrl }),
       ],
       providers: [
-        { provide: APP_FILTER, useValue: settings.errorFilter },
+        {
+          provide: APP_FILTER,
+          useFactory: (host: HttpAdapterHost) => new AreaExceptionFilter(settings.errorBody, host),
+          inject: [HttpAdapterHost],
+        },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         ConnectionDrainer,
       ],

@@ -1,20 +1,30 @@
 import { Body, Controller, Get, HttpCode, Inject, Ip, Post, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { HttpAdapterHost } from '@nestjs/core';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { LoginTokenService } from '@broker/auth';
+import { ApiErrorView } from '@broker/contracts';
 import { DomainError, ErrorCode } from '@broker/errors';
 import { LoginThrottle } from './login-throttle.js';
-import { LoginRequest } from './login.dto.js';
+import { LoginRequest, LoginResponse } from './login.dto.js';
 import { UserAccounts } from './user-accounts.js';
 
 /** The JWKS path: where clients (and the gateway) find the key login tokens are verified with. */
 export const JWKS_PATH = 'api/.well-known/jwks.json';
 
+@ApiTags('login')
 @Controller()
 export class LoginController {
   constructor(
     private readonly accounts: UserAccounts,
     private readonly throttle: LoginThrottle,
     @Inject(LoginTokenService) private readonly tokens: LoginTokenService,
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   /**
@@ -23,10 +33,20 @@ export class LoginController {
    */
   @Post('api/login')
   @HttpCode(200)
+  @ApiOperation({
+    operationId: 'login',
+    summary: 'Log in with user name and password; renewing is logging in again',
+  })
+  @ApiOkResponse({
+    type: LoginResponse,
+    headers: { Expires: { description: 'Expiry of the token (HTTP date)', schema: { type: 'string' } } },
+  })
+  @ApiUnauthorizedResponse({ type: ApiErrorView, description: 'User name or password is wrong' })
+  @ApiTooManyRequestsResponse({ type: ApiErrorView, description: 'Too many failed logins; see Retry-After' })
   async login(
     @Body() request: LoginRequest,
     @Ip() address: string,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: unknown,
   ): Promise<{ token: string }> {
     const key = `${request.username.toLowerCase()}|${address}`;
     const wait = await this.throttle.retryAfter(key);
@@ -41,12 +61,14 @@ export class LoginController {
     }
     await this.throttle.clear(key);
     const issued = await this.tokens.issue(principal);
-    response.setHeader('Expires', issued.expiresAt.toUTCString());
-    response.setHeader('Cache-Control', 'no-store');
+    const http = this.adapterHost.httpAdapter;
+    http.setHeader(response, 'Expires', issued.expiresAt.toUTCString());
+    http.setHeader(response, 'Cache-Control', 'no-store');
     return { token: issued.token };
   }
 
   @Get(JWKS_PATH)
+  @ApiOperation({ operationId: 'jwks', summary: 'The public key login tokens are verified with (JWKS)' })
   jwks() {
     return this.tokens.jwks();
   }

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 
 /** POST /api/login */
@@ -11,4 +12,9 @@ export class LoginRequest {
   @MinLength(1)
   @MaxLength(1024)
   password!: string;
+}
+
+export class LoginResponse {
+  @ApiProperty({ description: 'A JSON Web Token (RS256); its expiry is also in the Expires header' })
+  token!: string;
 }

@@ -1,10 +1,10 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { HttpRequestLike } from '../http-request.js';
 import { isValidZone } from '@broker/datetime';
 import { DomainError, ErrorCode } from '@broker/errors';
 import { HeaderGroupVerifier, type SvcPrincipal } from './header-group-verifier.js';
 
-type RequestWithSvcPrincipal = Request & { svcPrincipal?: SvcPrincipal };
+type RequestWithSvcPrincipal = HttpRequestLike & { svcPrincipal?: SvcPrincipal };
 
 /** The header a client in another time zone names its IANA zone with (area C). */
 export const TIMEZONE_HEADER = 'x-svc-timezone';
@@ -19,7 +19,7 @@ export class HeaderGroupGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithSvcPrincipal>();
-    const tenant = request.params.tenant;
+    const tenant = request.params?.tenant;
     request.svcPrincipal = await this.verifier.verify(
       typeof tenant === 'string' ? tenant : '',
       request.headers,
@@ -30,7 +30,7 @@ export class HeaderGroupGuard implements CanActivate {
 }
 
 /** The caller's IANA time zone from `X-Svc-Timezone`, undefined when it sends none (Europe/Berlin applies). */
-export function requestZone(request: Request): string | undefined {
+export function requestZone(request: HttpRequestLike): string | undefined {
   const zone = request.headers[TIMEZONE_HEADER];
   if (zone === undefined || zone === '') return undefined;
   if (typeof zone !== 'string' || !isValidZone(zone))
@@ -41,7 +41,7 @@ export function requestZone(request: Request): string | undefined {
   return zone;
 }
 
-export function svcPrincipalOf(request: Request): SvcPrincipal {
+export function svcPrincipalOf(request: HttpRequestLike): SvcPrincipal {
   const principal = (request as RequestWithSvcPrincipal).svcPrincipal;
   if (!principal) throw new Error('svcPrincipalOf() on a route without HeaderGroupGuard');
   return principal;

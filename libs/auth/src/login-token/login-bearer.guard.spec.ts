@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import type { HttpRequestLike } from '../http-request.js';
 import { DomainError } from '@broker/errors';
 import { LoginBearerGuard, loginPrincipalOf } from './login-bearer.guard.js';
 import { LoginTokenService } from './login-token.service.js';
@@ -15,8 +15,11 @@ const tokens = new LoginTokenService({
 });
 const guard = new LoginBearerGuard(tokens);
 
-function contextWith(headers: Record<string, string>): { context: ExecutionContext; request: Request } {
-  const request = { headers } as unknown as Request;
+function contextWith(headers: Record<string, string>): {
+  context: ExecutionContext;
+  request: HttpRequestLike;
+} {
+  const request = { headers } as HttpRequestLike;
   const context = { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
   return { context, request };
 }

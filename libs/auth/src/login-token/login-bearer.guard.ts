@@ -1,11 +1,11 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { HttpRequestLike } from '../http-request.js';
 import { type LoginPrincipal, LoginTokenService } from './login-token.service.js';
 
-type RequestWithLogin = Request & { loginPrincipal?: LoginPrincipal };
+type RequestWithLogin = HttpRequestLike & { loginPrincipal?: LoginPrincipal };
 
 /** The token of `Authorization: Bearer ...`, or of the misspelled `Authorisation` header the spec's example uses. */
-function bearerToken(request: Request): string | undefined {
+function bearerToken(request: HttpRequestLike): string | undefined {
   const header = request.headers.authorization ?? request.headers.authorisation;
   const value = Array.isArray(header) ? header[0] : header;
   const match = /^Bearer\s+(\S+)$/i.exec(value ?? '');
@@ -24,7 +24,7 @@ export class LoginBearerGuard implements CanActivate {
   }
 }
 
-export function loginPrincipalOf(request: Request): LoginPrincipal {
+export function loginPrincipalOf(request: HttpRequestLike): LoginPrincipal {
   const principal = (request as RequestWithLogin).loginPrincipal;
   if (!principal) throw new Error('loginPrincipalOf() on a route without LoginBearerGuard');
   return principal;

@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { HttpRequestLike } from '../http-request.js';
 import { type OAuthPrincipal, OAuthTokenVerifier } from './oauth-token-verifier.js';
 
-type RequestWithPrincipal = Request & { principal?: OAuthPrincipal };
+type RequestWithPrincipal = HttpRequestLike & { principal?: OAuthPrincipal };
 
 /** Lets a request through only with a valid bearer token; the caller is then `principalOf(request)`. */
 @Injectable()
@@ -16,7 +16,7 @@ export class OAuthBearerGuard implements CanActivate {
   }
 }
 
-export function principalOf(request: Request): OAuthPrincipal {
+export function principalOf(request: HttpRequestLike): OAuthPrincipal {
   const principal = (request as RequestWithPrincipal).principal;
   if (!principal) throw new Error('principalOf() on a route without OAuthBearerGuard');
   return principal;

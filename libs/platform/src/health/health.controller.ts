@@ -1,5 +1,5 @@
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { HttpAdapterHost } from '@nestjs/core';
 import { READINESS_CHECKS, type ReadinessCheck } from './readiness-check.js';
 
 type DependencyState = 'up' | 'down';
@@ -13,7 +13,10 @@ export interface ReadinessReport {
 
 @Controller('health')
 export class HealthController {
-  constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[]) {}
+  constructor(
+    @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
 
   /** The process runs and its event loop answers. */
   @Get('live')
@@ -23,14 +26,17 @@ export class HealthController {
 
   /** Every dependency answers; 503 naming the failing ones otherwise. */
   @Get('ready')
-  async ready(@Res({ passthrough: true }) response: Response): Promise<ReadinessReport> {
+  async ready(@Res({ passthrough: true }) response: unknown): Promise<ReadinessReport> {
     const results = await Promise.allSettled(this.checks.map((check) => check.probe()));
     const dependencies: Record<string, DependencyState> = {};
     this.checks.forEach((check, index) => {
       dependencies[check.dependency] = results[index]?.status === 'fulfilled' ? 'up' : 'down';
     });
     const failing = Object.keys(dependencies).filter((name) => dependencies[name] === 'down');
-    response.status(failing.length > 0 ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.OK);
+    this.adapterHost.httpAdapter.status(
+      response,
+      failing.length > 0 ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.OK,
+    );
     return { status: failing.length > 0 ? 'unavailable' : 'ready', dependencies, failing };
   }
 }

@@ -25,6 +25,9 @@ const SPELLINGS: ReadonlyMap<string, PaymentMode> = new Map<string, PaymentMode>
   ['monatlich', 'monthly'],
 ]);
 
+/** Every request spelling `normalisePaymentMode` accepts (in lower case). */
+export const PAYMENT_MODE_SPELLINGS: readonly string[] = [...SPELLINGS.keys()];
+
 export function isPaymentMode(value: unknown): value is PaymentMode {
   return typeof value === 'string' && Object.hasOwn(INSTALMENTS_PER_YEAR, value);
 }

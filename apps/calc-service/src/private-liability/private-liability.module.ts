@@ -1,0 +1,15 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { privateLiabilityCatalogProvider } from './private-liability-catalog.js';
+import { PrivateLiabilityController } from './private-liability.controller.js';
+
+/** The private-liability calculator: its catalog and its route. Another calculator is another such module. */
+@Module({})
+export class PrivateLiabilityModule {
+  static forRoot(settings: { catalogPath: string }): DynamicModule {
+    return {
+      module: PrivateLiabilityModule,
+      controllers: [PrivateLiabilityController],
+      providers: [privateLiabilityCatalogProvider(settings.catalogPath)],
+    };
+  }
+}

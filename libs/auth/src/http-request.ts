@@ -1,0 +1,7 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** What the guards read of a request: headers and route parameters, as Express and Fastify both carry them. */
+export interface HttpRequestLike {
+  headers: IncomingHttpHeaders;
+  params?: Readonly<Record<string, unknown>>;
+}
