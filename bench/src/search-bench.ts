@@ -1,14 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { ApiKeyCipher, svcDigest } from '@broker/auth';
-import { findFreePort, findWorkspaceRoot, stopChild } from '@broker/local-services';
+import { findWorkspaceRoot, stopChild } from '@broker/local-services';
+import { type ServiceProcess, startServiceProcess } from './service-process.js';
 import { createTestDatabase, createTestRedisNamespace, insertBrokerFixture } from '@broker/testing';
 
 /**
@@ -382,22 +381,6 @@ async function copyCustomers(db: Client, fixture: Fixture, first: number, count:
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP: the built service, signed requests, a fixed number of requests in flight.
 
-async function startService(env: NodeJS.ProcessEnv): Promise<ChildProcess & { port: number }> {
-  const port = await findFreePort();
-  const child = spawn(process.execPath, [SERVICE_ENTRY], {
-    env: { ...env, PORT: String(port) },
-    stdio: 'inherit',
-  });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined);
-    if (ready?.ok) return Object.assign(child, { port });
-    await delay(100);
-  }
-  child.kill('SIGKILL');
-  throw new Error('the broker service did not become ready');
-}
-
 function signedHeaders(): Record<string, string> {
   const nonce = randomBytes(20).toString('hex');
   const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -548,7 +531,7 @@ async function main(): Promise<void> {
   const database = await createTestDatabase();
   const redis = createTestRedisNamespace();
   const db = new Client({ connectionString: database.url });
-  let service: (ChildProcess & { port: number }) | undefined;
+  let service: ServiceProcess | undefined;
   const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
   try {
     await db.connect();
@@ -583,7 +566,7 @@ async function main(): Promise<void> {
       API_KEY_ENCRYPTION_KEY: fixture.encryptionKey.toString('base64'),
       LOG_LEVEL: 'warn',
     };
-    service = await startService(env);
+    service = await startServiceProcess(SERVICE_ENTRY, env);
 
     const sample = (count: number, value: (c: SyntheticCustomer) => string | null) => {
       const values: string[] = [];

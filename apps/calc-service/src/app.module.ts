@@ -30,7 +30,10 @@ export class AppModule {
             windowSeconds: config.CALC_LOGIN_WINDOW_SECONDS,
           },
         }),
-        PrivateLiabilityModule.forRoot({ catalogPath: config.CALC_PRIVATE_LIABILITY_CATALOG }),
+        PrivateLiabilityModule.forRoot({
+          catalogPath: config.CALC_PRIVATE_LIABILITY_CATALOG,
+          answerCacheEntries: config.CALC_ANSWER_CACHE_ENTRIES,
+        }),
       ],
     };
   }

@@ -14,6 +14,8 @@ export const calcEnvShape = {
   CALC_LOGIN_WINDOW_SECONDS: env.positiveInt(900),
   /** The private-liability tariff catalog (JSON, validated at boot); the shipped demo catalog by default. */
   CALC_PRIVATE_LIABILITY_CATALOG: env.text(DEMO_PRIVATE_LIABILITY_CATALOG_PATH),
+  /** Answers remembered for requests sent again on the same day (about 32 KB each with the demo catalog); 0 disables. */
+  CALC_ANSWER_CACHE_ENTRIES: env.nonNegativeInt(1000),
 };
 
 export type CalcConfig = ReturnType<typeof loadCalcConfig>;

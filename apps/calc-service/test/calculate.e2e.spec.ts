@@ -251,6 +251,19 @@ describe('POST /api/v1/calculate/private-liability', () => {
         expect(message).toContain(field);
     });
 
+    it('refuses a request sent again just as the first time (refusals are not remembered)', async () => {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const response = await calculate(singleRequest({ desired_payment_mode: 'weekly' })).expect(400);
+        expect(response.body).toMatchObject({ name: 'ValidationFailed', status: 400 });
+      }
+    });
+
+    it('refuses a request without a JSON body', async () => {
+      await request(calc.server()).post(PATH).set('Authorization', `Bearer ${token}`).expect(400);
+      const text = await calculate('birthdate=1').set('Content-Type', 'text/plain').expect(400);
+      expect(text.body).toMatchObject({ status: 400, code: expect.any(Number) });
+    });
+
     it('refuses a body that is not a JSON object', async () => {
       await calculate('[1,2]').set('Content-Type', 'application/json').expect(400);
       await calculate('{"policyholder":').set('Content-Type', 'application/json').expect(400);
@@ -441,6 +454,14 @@ describe('POST /api/v1/calculate/private-liability', () => {
     expect(komfort.products[0].subject_matter.partner).toEqual(
       body.calculation_parameters.subject_matter.partner,
     );
+  });
+
+  it('answers a request sent again with the same bytes, and only with a valid token', async () => {
+    const first = await calculate(singleRequest({ desired_payment_mode: 'quarterly' })).expect(200);
+    const again = await calculate(singleRequest({ desired_payment_mode: 'quarterly' })).expect(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    await calculate(singleRequest({ desired_payment_mode: 'quarterly' }), 'Bearer x.y.z').expect(401);
   });
 
   it('lists a product that needs underwriting for prior damages under errors, saying why', async () => {

@@ -8,3 +8,4 @@ export * from './header-group/header-group.guard.js';
 export * from './login-token/login-token.service.js';
 export * from './login-token/login-bearer.guard.js';
 export * from './http-request.js';
+export * from './bounded-cache.js';

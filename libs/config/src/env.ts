@@ -36,6 +36,12 @@ export const env = {
       .int('must be a positive integer')
       .positive('must be a positive integer')
       .default(fallback),
+  nonNegativeInt: (fallback: number) =>
+    z.coerce
+      .number({ error: 'must be a whole number, 0 or more' })
+      .int('must be a whole number, 0 or more')
+      .min(0, 'must be a whole number, 0 or more')
+      .default(fallback),
   /** A 32-byte key, base64-encoded (`openssl rand -base64 32`), returned as bytes. */
   encryptionKey: () =>
     z

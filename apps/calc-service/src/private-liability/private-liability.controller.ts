@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
+  ApiBody,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -13,10 +14,7 @@ import {
   PrivateLiabilityCalculationRequest,
   PrivateLiabilityCalculationResponse,
 } from '@broker/contracts';
-import { calculatePrivateLiability, type PrivateLiabilityCatalog } from '@broker/tariff-engine';
-import { calculationParameters, engineRequest } from './calculation-parameters.js';
-import { calculationResponse } from './calculation-response.js';
-import { PRIVATE_LIABILITY_CATALOG } from './private-liability-catalog.js';
+import { PrivateLiabilityCalculator } from './private-liability-calculator.js';
 
 @ApiTags('calculation')
 @ApiBearerAuth('bearer')
@@ -24,7 +22,7 @@ import { PRIVATE_LIABILITY_CATALOG } from './private-liability-catalog.js';
 @Controller('api/v1/calculate')
 @UseGuards(LoginBearerGuard)
 export class PrivateLiabilityController {
-  constructor(@Inject(PRIVATE_LIABILITY_CATALOG) private readonly catalog: PrivateLiabilityCatalog) {}
+  constructor(private readonly calculator: PrivateLiabilityCalculator) {}
 
   @Post('private-liability')
   @HttpCode(200)
@@ -36,14 +34,15 @@ export class PrivateLiabilityController {
       'calculated for the request (cheapest yearly payment first), otherwise in calculation_result.errors ' +
       'with the reasons. Ages are completed years on the calculation day (Europe/Berlin).',
   })
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiBody({ type: PrivateLiabilityCalculationRequest })
   @ApiOkResponse({ type: PrivateLiabilityCalculationResponse })
   @ApiBadRequestResponse({
     type: ApiErrorView,
     description: 'The request breaks a rule; every failing field is named',
   })
-  calculate(@Body() request: PrivateLiabilityCalculationRequest): PrivateLiabilityCalculationResponse {
-    const parameters = calculationParameters(request);
-    const result = calculatePrivateLiability(this.catalog, engineRequest(parameters), new Date());
-    return calculationResponse(parameters, result);
+  // The body is validated by the calculator (not the global pipe), which skips a body it already answered today.
+  calculate(@Body() body: unknown): Promise<Buffer> {
+    return this.calculator.answer(body);
   }
 }

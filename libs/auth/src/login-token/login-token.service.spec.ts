@@ -49,6 +49,20 @@ describe('LoginTokenService', () => {
     expect(payload).toBeDefined();
   });
 
+  it('remembers a verified token only until it expires', async () => {
+    const issued = await service.issue(principal, new Date(Date.now() - 598_000));
+    expect(await service.verify(issued.token)).toEqual(principal);
+    jest.useFakeTimers({
+      now: Date.now() + 5_000,
+      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'],
+    });
+    try {
+      expect(await refusal(issued.token)).toBe('The token has expired; log in again');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('refuses a key that is not RSA', () => {
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' })
       .privateKey.export({ type: 'pkcs8', format: 'pem' })

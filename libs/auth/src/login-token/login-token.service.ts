@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { exportJWK, type JWK, jwtVerify, SignJWT } from 'jose';
 import { DomainError, ErrorCode } from '@broker/errors';
+import { BoundedCache } from '../bounded-cache.js';
 
 export interface LoginTokenSettings {
   /** PKCS#8 PEM of the RSA signing key; the public half is derived from it. */
@@ -8,6 +9,8 @@ export interface LoginTokenSettings {
   keyId: string;
   issuer: string;
   ttlSeconds: number;
+  /** Verified tokens remembered (until they expire) so a repeated token skips the RSA check; 0 disables. */
+  verifiedCacheSize?: number;
 }
 
 /** Who a login token was issued to. */
@@ -23,6 +26,12 @@ export interface IssuedToken {
 }
 
 const ALGORITHM = 'RS256';
+const DEFAULT_VERIFIED_CACHE_SIZE = 10_000;
+
+interface VerifiedToken {
+  principal: LoginPrincipal;
+  expiresAtMs: number;
+}
 
 const unauthorized = (message: string) =>
   new DomainError(ErrorCode.AuthenticationFailed, message, [], {
@@ -36,8 +45,14 @@ const unauthorized = (message: string) =>
 export class LoginTokenService {
   private readonly privateKey: KeyObject;
   private readonly publicKey: KeyObject;
+  /**
+   * A token's signature cannot change, so once verified it stays valid until its `exp`: clients send the same
+   * token with every calculation, and the RSA verification is the most expensive step of a request.
+   */
+  private readonly verified: BoundedCache<string, VerifiedToken>;
 
   constructor(private readonly settings: LoginTokenSettings) {
+    this.verified = new BoundedCache(settings.verifiedCacheSize ?? DEFAULT_VERIFIED_CACHE_SIZE);
     this.privateKey = createPrivateKey(settings.privateKeyPem);
     if (this.privateKey.asymmetricKeyType !== 'rsa')
       throw new Error('The login token key must be an RSA key');
@@ -60,6 +75,9 @@ export class LoginTokenService {
   /** The principal of a valid token; a 401 for a missing, malformed, expired or foreign one. */
   async verify(token: string | undefined): Promise<LoginPrincipal> {
     if (!token) throw unauthorized('A bearer token is required');
+    const known = this.verified.get(token);
+    if (known && known.expiresAtMs > Date.now()) return known.principal;
+    if (known) this.verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, this.publicKey, {
         algorithms: [ALGORITHM],
@@ -68,7 +86,9 @@ export class LoginTokenService {
       });
       if (typeof payload.name !== 'string' || typeof payload.tenant !== 'string')
         throw unauthorized('The token lacks its user name or tenant');
-      return { userId: payload.sub!, username: payload.name, tenant: payload.tenant };
+      const principal = { userId: payload.sub!, username: payload.name, tenant: payload.tenant };
+      this.verified.set(token, { principal, expiresAtMs: payload.exp! * 1000 });
+      return principal;
     } catch (error) {
       if (error instanceof DomainError) throw error;
       const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED';

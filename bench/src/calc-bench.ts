@@ -1,0 +1,205 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { hash } from '@node-rs/argon2';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { findWorkspaceRoot, stopChild } from '@broker/local-services';
+import { createTestDatabase } from '@broker/testing';
+import { type ServiceProcess, startServiceProcess } from './service-process.js';
+
+/**
+ * bench/calc: POST /api/v1/calculate/private-liability of the built calculation service (Fastify, demo catalog,
+ * request logs at info as in production) with a valid token at a fixed number of connections (autocannon),
+ * and in the same run a bare node:http server answering with the same bytes. Two request mixes: one request
+ * over and over, and VARIED_REQUESTS different requests in turn; the latter also against a second service
+ * process without the answer cache (CALC_ANSWER_CACHE_ENTRIES=0), where every request is validated, calculated
+ * and serialised. Results in bench/README.md.
+ */
+
+const root = findWorkspaceRoot(__dirname);
+const CALC_ENTRY = path.join(root, 'apps/calc-service/dist/main.js');
+const BARE_ENTRY = path.join(__dirname, 'bare-server.js');
+const CONNECTIONS = 50;
+const WARM_UP_SECONDS = 3;
+const DEFAULT_SECONDS = 15;
+const VARIED_REQUESTS = 2_000;
+const PATH = '/api/v1/calculate/private-liability';
+const USER = { username: 'bench', password: 'bench-password-1' };
+const DAY = 86_400;
+
+/** A couple with children, the policyholder a teacher asking for service liability, paying monthly. */
+function calculationRequest(variant: number): object {
+  const modes = ['monthly', 'quarterly', 'halbjährlich', 'jaehrlich'];
+  return {
+    policyholder: { birthdate: 315_532_800 + (variant % 500) * 17 * DAY, sex: 'female', name: 'Muster' },
+    subject_matter: {
+      policyholder: {
+        civil_servant: true,
+        include_civil_service_liability: true,
+        civil_service_occupation: 'lehrer',
+      },
+      partner: { civil_servant: variant % 3 === 0, birthdate: 347_155_200 },
+      include_children: true,
+    },
+    previous_insurance_exists: variant % 2 === 0,
+    previous_damages_exist: false,
+    desired_payment_mode: modes[variant % modes.length],
+  };
+}
+
+interface Measurement {
+  target: string;
+  mix: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  bytesPerResponse: number;
+}
+
+async function measure(
+  target: string,
+  mix: string,
+  port: number,
+  token: string,
+  bodies: string[],
+  seconds: number,
+): Promise<Measurement> {
+  const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` };
+  const options = {
+    url: `http://127.0.0.1:${port}${PATH}`,
+    connections: CONNECTIONS,
+    requests: bodies.map((body) => ({ method: 'POST' as const, headers, body })),
+  };
+  await autocannon({ ...options, duration: WARM_UP_SECONDS });
+  const result = await autocannon({ ...options, duration: seconds });
+  return {
+    target,
+    mix,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    bytesPerResponse: Math.round(result.throughput.average / result.requests.average),
+  };
+}
+
+async function addUser(databaseUrl: string): Promise<void> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  await db.query(
+    `INSERT INTO calc.user_account (tenant_code, username, password_hash, disabled) VALUES ('demo', $1, $2, false)`,
+    [USER.username, await hash(USER.password)],
+  );
+  await db.end();
+}
+
+async function login(port: number): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${port}/api/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(USER),
+  });
+  if (!response.ok) throw new Error(`login failed: ${response.status}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** The service's answer to the first request: checked, and the bytes the bare server will send. */
+async function referenceResponse(port: number, token: string, body: string): Promise<Buffer> {
+  const response = await fetch(`http://127.0.0.1:${port}${PATH}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body,
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const parsed = JSON.parse(bytes.toString()) as {
+    calculation_result?: { success: unknown[]; errors: unknown[] };
+  };
+  if (!response.ok || !parsed.calculation_result) throw new Error(`calculation failed: ${response.status}`);
+  const { success, errors } = parsed.calculation_result;
+  console.log(
+    `reference response: ${bytes.length} bytes, ${success.length} tariffs, ${errors.length} refusals`,
+  );
+  return bytes;
+}
+
+function report(results: Measurement[]): void {
+  console.table(results);
+  const bare = results.find((result) => result.target === 'bare node:http')!;
+  for (const result of results.filter((entry) => entry !== bare)) {
+    const ratio = (100 * result.requestsPerSecond) / bare.requestsPerSecond;
+    const verdict = ratio >= 60 && result.p99 < 20 ? 'meets' : 'misses';
+    console.log(
+      `${result.mix}: ${ratio.toFixed(0)} % of the bare server's throughput, p99 ${result.p99} ms ` +
+        `(${verdict} the target: >= 60 % and p99 < 20 ms at ${CONNECTIONS} connections)`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const seconds = Number(process.argv[2] ?? DEFAULT_SECONDS);
+  const database = await createTestDatabase();
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'calc-bench-'));
+  const children: ServiceProcess[] = [];
+  try {
+    await addUser(database.url);
+    const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const calcEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      CALC_JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      LOG_LEVEL: 'info',
+    };
+    const calc = await startServiceProcess(CALC_ENTRY, calcEnv, { output: 'ignore' });
+    children.push(calc);
+    // The same service without remembered answers: every request validated, calculated and serialised.
+    const uncached = await startServiceProcess(
+      CALC_ENTRY,
+      { ...calcEnv, CALC_ANSWER_CACHE_ENTRIES: '0' },
+      { output: 'ignore' },
+    );
+    children.push(uncached);
+    const token = await login(calc.port);
+    const same = [JSON.stringify(calculationRequest(0))];
+    const varied = Array.from({ length: VARIED_REQUESTS }, (_, variant) =>
+      JSON.stringify(calculationRequest(variant)),
+    );
+    const responseFile = path.join(scratch, 'response.json');
+    writeFileSync(responseFile, await referenceResponse(calc.port, token, same[0]));
+    const bare = await startServiceProcess(
+      BARE_ENTRY,
+      { BARE_RESPONSE_FILE: responseFile },
+      { readyPath: '/' },
+    );
+    children.push(bare);
+
+    console.log(`${CONNECTIONS} connections, ${WARM_UP_SECONDS} s warm-up, ${seconds} s measured per row`);
+    report([
+      await measure('bare node:http', 'same bytes', bare.port, token, same, seconds),
+      await measure('calc-service', 'one request repeated', calc.port, token, same, seconds),
+      await measure('calc-service', `${VARIED_REQUESTS} requests in turn`, calc.port, token, varied, seconds),
+      await measure(
+        'calc-service, answer cache off',
+        `${VARIED_REQUESTS} requests in turn`,
+        uncached.port,
+        token,
+        varied,
+        seconds,
+      ),
+    ]);
+  } finally {
+    for (const child of children) await stopChild(child, 'SIGTERM', 'SIGKILL', 10_000);
+    await database.drop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
