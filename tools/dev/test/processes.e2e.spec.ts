@@ -1,4 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   createImportTestEnvironment,
   createTestDatabase,
@@ -94,6 +97,22 @@ describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', 
       expect(result.stderr).toBe(
         'Configuration error: IMPORT_OAUTH_JWKS_URL or IMPORT_OAUTH_PUBLIC_KEY is required\n',
       );
+    });
+  }
+
+  if (entry.name === 'calc-service') {
+    it('stops with the catalog problems listed when the tariff catalog is invalid', async () => {
+      const catalog = join(tmpdir(), `catalog-${randomBytes(4).toString('hex')}.json`);
+      writeFileSync(catalog, JSON.stringify({ version: 'x', providers: [{ id: 1 }] }));
+      try {
+        const result = await runScript(entry.script, [], { ...env, CALC_PRIVATE_LIABILITY_CATALOG: catalog });
+        expect(result.code).toBe(78);
+        expect(result.stderr).toMatch(/^calc-service cannot start: Invalid catalog .+ \(\d+ problems\):\n/);
+        expect(result.stderr).toContain('  - providers[0].id: must be a string\n');
+        expect(result.stderr).not.toMatch(/\bat .+:\d+:\d+/);
+      } finally {
+        rmSync(catalog, { force: true });
+      }
     });
   }
 });

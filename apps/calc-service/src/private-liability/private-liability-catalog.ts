@@ -1,12 +1,12 @@
-import type { FactoryProvider } from '@nestjs/common';
+import type { ValueProvider } from '@nestjs/common';
 import { loadPrivateLiabilityCatalog, type PrivateLiabilityCatalog } from '@broker/tariff-engine';
 
 export const PRIVATE_LIABILITY_CATALOG = Symbol('PRIVATE_LIABILITY_CATALOG');
 
 /**
- * The catalog, read and validated once at boot: an invalid file stops the service with the catalog's
- * problems listed (the tariff engine's CatalogError message).
+ * The catalog, read and validated when the module is put together, before the application starts: an invalid
+ * file throws the tariff engine's CatalogError, which lists every problem (main.ts stops the process with it).
  */
-export function privateLiabilityCatalogProvider(path: string): FactoryProvider<PrivateLiabilityCatalog> {
-  return { provide: PRIVATE_LIABILITY_CATALOG, useFactory: () => loadPrivateLiabilityCatalog(path) };
+export function privateLiabilityCatalogProvider(path: string): ValueProvider<PrivateLiabilityCatalog> {
+  return { provide: PRIVATE_LIABILITY_CATALOG, useValue: loadPrivateLiabilityCatalog(path) };
 }
