@@ -5,8 +5,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { ApiKeyCipher, svcDigest } from '@broker/auth';
+import { svcDigest } from '@broker/auth';
 import { findWorkspaceRoot, stopChild } from '@broker/local-services';
+import { type Fixture, insertApiClient, percentile } from './broker-fixture.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
 import { createTestDatabase, createTestRedisNamespace, insertBrokerFixture } from '@broker/testing';
 
@@ -283,32 +284,6 @@ function copyRows(
   );
 }
 
-interface Fixture {
-  tenantId: string;
-  brokers: Record<string, string>;
-  encryptionKey: Buffer;
-}
-
-/** Like the broker service's test fixture: an employee and an API client of V1000 (key stored encrypted). */
-async function insertEmployeeAndClient(db: Client): Promise<Fixture> {
-  const { rows } = await db.query<{ id: string; tenant_id: string; broker_number: string }>(
-    'SELECT id::text, tenant_id::text, broker_number FROM broker.broker',
-  );
-  const brokers = Object.fromEntries(rows.map((row) => [row.broker_number, row.id]));
-  const tenantId = rows[0]?.tenant_id ?? '';
-  const encryptionKey = randomBytes(32);
-  await db.query(
-    `INSERT INTO broker.employee (tenant_id, broker_id, employee_code, first_name, last_name)
-     VALUES ($1, $2, $3, 'Bench', 'Mark')`,
-    [tenantId, brokers.V1000, EMPLOYEE],
-  );
-  await db.query(
-    `INSERT INTO broker.api_client (tenant_id, broker_id, api_id, api_key_ciphertext) VALUES ($1, $2, $3, $4)`,
-    [tenantId, brokers.V1000, API_CLIENT.apiId, new ApiKeyCipher(encryptionKey).encrypt(API_CLIENT.apiKey)],
-  );
-  return { tenantId, brokers, encryptionKey };
-}
-
 /** Customers first..first+count-1 with their main address and contacts, three COPY statements. */
 async function copyCustomers(db: Client, fixture: Fixture, first: number, count: number): Promise<number[]> {
   const seconds: number[] = [];
@@ -436,9 +411,6 @@ interface KindResult {
   perSecond: number;
 }
 
-const percentile = (sorted: number[], share: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? 0;
-
 /** `requests` searches, `CONCURRENCY` in flight, cycling through `queries`; totals must not vary per query. */
 async function measure(
   port: number,
@@ -536,7 +508,7 @@ async function main(): Promise<void> {
   try {
     await db.connect();
     await insertBrokerFixture(database.url);
-    const fixture = await insertEmployeeAndClient(db);
+    const fixture = await insertApiClient(db, API_CLIENT, EMPLOYEE);
 
     log(`seeding ${customers} customers by COPY (triggers off) ...`);
     const started = process.hrtime.bigint();

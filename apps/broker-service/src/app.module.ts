@@ -3,12 +3,14 @@ import { inventoryEntities } from '@broker/inventory';
 import { meldungenBody } from '@broker/errors';
 import { PlatformModule, redisConnection } from '@broker/platform';
 import { SvcAuthModule } from './auth/svc-auth.module.js';
+import { BrokerModule } from './broker/broker.module.js';
 import type { BrokerConfig } from './config.js';
 import { EmployeeModule } from './employee/employee.module.js';
+import { MultiCallModule } from './multi-call/multi-call.module.js';
 import { SignatureLinksModule } from './employee/signature-links/signature-links.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 
-/** Area C: the employee service and the broker service, under /service/{tenant}/... */
+/** Area C: the employee service and the broker service, under /service/{tenant}/..., and their multi-calls. */
 @Module({})
 export class AppModule {
   static forRoot(config: BrokerConfig): DynamicModule {
@@ -41,6 +43,13 @@ export class AppModule {
         }),
         EmployeeModule,
         SignatureLinksModule,
+        BrokerModule,
+        MultiCallModule.forRoot({
+          maxParts: config.MULTICALL_MAX_PARTS,
+          maxPartBytes: config.MULTICALL_MAX_PART_BYTES,
+          maxRequestBytes: config.MULTICALL_MAX_REQUEST_BYTES,
+          maxPartHeaderBytes: 8 * 1024,
+        }),
       ],
     };
   }

@@ -12,6 +12,10 @@ export const brokerEnvShape = {
   SMS_GATEWAY_URL: env.text('http://127.0.0.1:1026/sms'),
   PORTAL_BASE_URL: env.text('http://localhost:8080'),
   NOTIFY_SWEEP_INTERVAL_MS: env.positiveInt(60_000),
+  /** Multi-call limits: parts per batch, bytes per part body, bytes of the whole request. */
+  MULTICALL_MAX_PARTS: env.positiveInt(100),
+  MULTICALL_MAX_PART_BYTES: env.positiveInt(1024 * 1024),
+  MULTICALL_MAX_REQUEST_BYTES: env.positiveInt(10 * 1024 * 1024),
 };
 
 export type BrokerConfig = ReturnType<typeof loadBrokerConfig>;

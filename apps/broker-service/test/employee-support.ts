@@ -23,6 +23,8 @@ import {
 } from './employee-fixture.js';
 
 export const BASE = '/service/demo/employee/v1/rest';
+/** {base_url} of the broker service in the fixture's tenant. */
+export const BROKER_BASE = '/service/demo/broker/v1/rest';
 
 /** A running broker service on its own database and Redis namespace, with the employee fixture. */
 export interface EmployeeTestService {
@@ -31,7 +33,7 @@ export interface EmployeeTestService {
   customers: { v1000Customer: string; v1003Customer: string; v2000Customer: string };
   /** A request signed with a fresh digest header group (default: the V1000 client). */
   call(
-    method: 'get' | 'post' | 'put' | 'delete',
+    method: 'get' | 'post' | 'put' | 'patch' | 'delete',
     path: string,
     options?: { client?: FixtureApiClient; body?: unknown; headers?: Record<string, string> },
   ): request.Test;

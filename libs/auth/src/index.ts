@@ -5,6 +5,7 @@ export * from './header-group/api-client-directory.js';
 export * from './header-group/nonce-store.js';
 export * from './header-group/header-group-verifier.js';
 export * from './header-group/header-group.guard.js';
+export * from './header-group/in-process-callers.js';
 export * from './login-token/login-token.service.js';
 export * from './login-token/login-bearer.guard.js';
 export * from './http-request.js';

@@ -3,6 +3,7 @@ import { ApiClient } from './entities/api-client.js';
 import { ArchiveEntry } from './entities/archive-entry.js';
 import { Broker } from './entities/broker.js';
 import { Company } from './entities/company.js';
+import { CompanyAgreement } from './entities/company-agreement.js';
 import { Contact } from './entities/contact.js';
 import { Contract } from './entities/contract.js';
 import { Customer } from './entities/customer.js';
@@ -19,6 +20,7 @@ export {
   ArchiveEntry,
   Broker,
   Company,
+  CompanyAgreement,
   Contact,
   Contract,
   Customer,
@@ -39,6 +41,7 @@ export const inventoryEntities = [
   Employee,
   ApiClient,
   Company,
+  CompanyAgreement,
   Customer,
   Address,
   Contact,

@@ -6,6 +6,7 @@ import {
   ApiKeyCipher,
   HeaderGroupGuard,
   HeaderGroupVerifier,
+  InProcessCallers,
   NONCE_STORE,
   type NonceStore,
   RedisNonceStore,
@@ -45,9 +46,10 @@ export class SvcAuthModule implements OnApplicationShutdown {
             new HeaderGroupVerifier(directory, nonces),
           inject: [API_CLIENT_DIRECTORY, NONCE_STORE],
         },
+        InProcessCallers,
         HeaderGroupGuard,
       ],
-      exports: [HeaderGroupVerifier, HeaderGroupGuard, ApiKeyCipher],
+      exports: [HeaderGroupVerifier, HeaderGroupGuard, InProcessCallers, ApiKeyCipher],
     };
   }
 

@@ -1,8 +1,5 @@
+import { EMAIL_ADDRESS, PHONE_NUMBER, WEBSITE } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
-
-export const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const PHONE_NUMBER = /^\+?[0-9][0-9 ()/-]{3,24}$/;
-const WEBSITE = /^(https?:\/\/)?[^\s/]+\.[^\s]+$/;
 
 const PATTERNS: Record<string, { pattern: RegExp; what: string }> = {
   email: { pattern: EMAIL_ADDRESS, what: 'an e-mail address' },

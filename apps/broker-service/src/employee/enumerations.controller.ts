@@ -1,34 +1,39 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { HeaderGroupGuard } from '@broker/auth';
-import { ADDRESS_TYPES, CONTACT_KINDS, COUNTRIES, NOTE_TYPES, SALUTATIONS } from '@broker/contracts';
+import { sendEnumeration } from '../http/revalidation.js';
 import { EMPLOYEE_BASE } from './employee-scope.js';
 
-/** The enumeration operations (getAnreden, ...): lists of {Value, Text}; the Value is the key clients send. */
+/**
+ * The enumeration operations (getAnreden, getKundenKontaktarten, getKundenNotizTypen, getAdresstypen,
+ * getLaender): lists of {Value, Text}, the Value being the key clients send; cacheable and revalidated by
+ * If-Modified-Since.
+ */
 @Controller(EMPLOYEE_BASE)
 @UseGuards(HeaderGroupGuard)
 export class EnumerationsController {
   @Get('anreden')
-  salutations() {
-    return SALUTATIONS;
+  salutations(@Req() request: Request, @Res() response: Response) {
+    return sendEnumeration(request, response, 'anreden');
   }
 
   @Get('kontaktarten')
-  contactKinds() {
-    return CONTACT_KINDS;
+  contactKinds(@Req() request: Request, @Res() response: Response) {
+    return sendEnumeration(request, response, 'kontaktarten');
   }
 
   @Get('notiztypen')
-  noteTypes() {
-    return NOTE_TYPES;
+  noteTypes(@Req() request: Request, @Res() response: Response) {
+    return sendEnumeration(request, response, 'notiztypen');
   }
 
   @Get('adresstypen')
-  addressTypes() {
-    return ADDRESS_TYPES;
+  addressTypes(@Req() request: Request, @Res() response: Response) {
+    return sendEnumeration(request, response, 'adresstypen');
   }
 
   @Get('laender')
-  countries() {
-    return COUNTRIES;
+  countries(@Req() request: Request, @Res() response: Response) {
+    return sendEnumeration(request, response, 'laender');
   }
 }

@@ -3,6 +3,7 @@ import type { HttpRequestLike } from '../http-request.js';
 import { isValidZone } from '@broker/datetime';
 import { DomainError, ErrorCode } from '@broker/errors';
 import { HeaderGroupVerifier, type SvcPrincipal } from './header-group-verifier.js';
+import { InProcessCallers } from './in-process-callers.js';
 
 type RequestWithSvcPrincipal = HttpRequestLike & { svcPrincipal?: SvcPrincipal };
 
@@ -10,21 +11,24 @@ type RequestWithSvcPrincipal = HttpRequestLike & { svcPrincipal?: SvcPrincipal }
 export const TIMEZONE_HEADER = 'x-svc-timezone';
 
 /**
- * Area C: lets a request through only with a valid header group for the tenant in the path (`:tenant`);
- * the caller is then `svcPrincipalOf(request)`.
+ * Area C: lets a request through only with a valid header group for the tenant in the path (`:tenant`), or as
+ * a part of a multi-call whose outer request had one; the caller is then `svcPrincipalOf(request)`.
  */
 @Injectable()
 export class HeaderGroupGuard implements CanActivate {
-  constructor(@Inject(HeaderGroupVerifier) private readonly verifier: HeaderGroupVerifier) {}
+  constructor(
+    @Inject(HeaderGroupVerifier) private readonly verifier: HeaderGroupVerifier,
+    @Inject(InProcessCallers) private readonly inProcessCallers: InProcessCallers,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithSvcPrincipal>();
-    const tenant = request.params?.tenant;
-    request.svcPrincipal = await this.verifier.verify(
-      typeof tenant === 'string' ? tenant : '',
-      request.headers,
-      requestZone(request),
-    );
+    const tenant = typeof request.params?.tenant === 'string' ? request.params.tenant : '';
+    const zone = requestZone(request);
+    const inProcessCaller = this.inProcessCallers.callerOf(request);
+    if (inProcessCaller && inProcessCaller.tenantCode !== tenant)
+      throw DomainError.notFound(`Tenant ${tenant} does not exist`);
+    request.svcPrincipal = inProcessCaller ?? (await this.verifier.verify(tenant, request.headers, zone));
     return true;
   }
 }

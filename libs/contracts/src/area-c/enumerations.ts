@@ -63,5 +63,20 @@ export const COUNTRIES: readonly EnumerationItem[] = Object.keys(countries.getAl
   .map((code) => ({ Value: code, Text: countries.getName(code, 'de') ?? code }))
   .sort((a, b) => a.Text.localeCompare(b.Text, 'de'));
 
+/** Every enumeration list, for clients that cache them. */
+export const ENUMERATIONS = {
+  anreden: SALUTATIONS,
+  kontaktarten: CONTACT_KINDS,
+  notiztypen: NOTE_TYPES,
+  adresstypen: ADDRESS_TYPES,
+  laender: COUNTRIES,
+} as const;
+
+/**
+ * When the enumeration lists last changed: their Last-Modified. A unit test holds a digest of the lists and
+ * fails when they change and this date does not move along (so no client keeps an outdated list).
+ */
+export const ENUMERATIONS_LAST_MODIFIED = new Date('2026-11-21T00:00:00Z');
+
 export const keysOf = (enumeration: readonly EnumerationItem[]): string[] =>
   enumeration.map((item) => item.Value);

@@ -7,6 +7,7 @@ import { ImportMerge1763700000005 } from './1763700000005-import-merge.js';
 import { Notifications1763700000007 } from './1763700000007-notifications.js';
 import { CustomerSearch1763700000008 } from './1763700000008-customer-search.js';
 import { CalcLoginThrottle1763700000009 } from './1763700000009-calc-login-throttle.js';
+import { CompanyAgreements1763700000010 } from './1763700000010-company-agreements.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -19,4 +20,5 @@ export const allMigrations = [
   Notifications1763700000007,
   CustomerSearch1763700000008,
   CalcLoginThrottle1763700000009,
+  CompanyAgreements1763700000010,
 ];

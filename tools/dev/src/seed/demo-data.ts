@@ -56,6 +56,13 @@ export const DEMO_COMPANIES = [
   { vuNumber: '9095', name: 'Nordsee Versicherung AG' },
 ];
 
+/** Agreements of brokers with insurers (beside the insurers of their contracts). */
+export const DEMO_COMPANY_AGREEMENTS = [
+  { broker: 'V1000', company: '9090', agencyNumber: 'AG-1000-01' },
+  { broker: 'V1000', company: '1107', agencyNumber: 'AG-1000-02' },
+  { broker: 'V1001', company: '9095', agencyNumber: 'AG-1001-01' },
+];
+
 export const DEMO_CALC_USER = { tenant: 'demo', username: 'demo', password: 'demo-password' };
 
 export interface DemoCustomer {

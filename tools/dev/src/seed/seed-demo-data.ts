@@ -6,6 +6,7 @@ import {
   DEMO_BROKERS,
   DEMO_CALC_USER,
   DEMO_COMPANIES,
+  DEMO_COMPANY_AGREEMENTS,
   DEMO_CUSTOMERS,
   DEMO_DETAIL_DEFINITIONS,
   DEMO_EMPLOYEES,
@@ -104,6 +105,16 @@ async function upsertCompanies(db: EntityManager, tenantId: string): Promise<Ids
     ids.set(company.vuNumber, id);
   }
   return ids;
+}
+
+async function upsertCompanyAgreements(db: EntityManager, tenantId: string, brokers: Ids, companies: Ids) {
+  for (const agreement of DEMO_COMPANY_AGREEMENTS) {
+    await db.query(
+      `INSERT INTO broker.company_agreement (tenant_id, broker_id, company_id, agency_number) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (tenant_id, broker_id, company_id) DO UPDATE SET agency_number = EXCLUDED.agency_number`,
+      [tenantId, brokers.get(agreement.broker), companies.get(agreement.company), agreement.agencyNumber],
+    );
+  }
 }
 
 /** Detail definitions keyed `<broker>/<detail key>`. */
@@ -242,6 +253,7 @@ export async function seedDemoData(dataSource: DataSource, cipher: ApiKeyCipher)
     await upsertEmployees(db, tenantId, brokers);
     await upsertApiClients(db, tenantId, brokers, cipher);
     const companies = await upsertCompanies(db, tenantId);
+    await upsertCompanyAgreements(db, tenantId, brokers, companies);
     const definitions = await upsertDetailDefinitions(db, tenantId, brokers);
     for (const customer of DEMO_CUSTOMERS) {
       const brokerId = brokers.get(customer.broker)!;

@@ -1,0 +1,53 @@
+import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { HeaderGroupGuard, type SvcPrincipal } from '@broker/auth';
+import { REQUEST_ID_HEADER } from '@broker/platform';
+import { BROKER_BASE, Caller } from '../broker/broker-base.js';
+import { EMPLOYEE_BASE } from '../employee/employee-scope.js';
+import { batchResponse } from './batch-response.js';
+import { MultiCallService } from './multi-call.service.js';
+
+/**
+ * Multi-call: POST {base_url} with a multipart/related body, one call per part, on the broker service and,
+ * beyond the spec, on the employee service. Answers 200 multipart/related once the caller is authenticated;
+ * each part's outcome is in its X-Svc-Status.
+ */
+@Controller()
+@UseGuards(HeaderGroupGuard)
+export class MultiCallController {
+  constructor(private readonly multiCall: MultiCallService) {}
+
+  @Post(BROKER_BASE)
+  @HttpCode(200)
+  brokerBatch(@Caller() caller: SvcPrincipal, @Req() request: Request, @Res() response: Response) {
+    return this.answer(caller, 'broker', request, response);
+  }
+
+  @Post(EMPLOYEE_BASE)
+  @HttpCode(200)
+  employeeBatch(@Caller() caller: SvcPrincipal, @Req() request: Request, @Res() response: Response) {
+    return this.answer(caller, 'employee', request, response);
+  }
+
+  private async answer(
+    caller: SvcPrincipal,
+    service: 'broker' | 'employee',
+    request: Request,
+    response: Response,
+  ): Promise<void> {
+    const base = `/service/${encodeURIComponent(caller.tenantCode)}/${service}/v1/rest`;
+    const requestId = String(response.getHeader(REQUEST_ID_HEADER) ?? '');
+    const abandoned = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) abandoned.abort();
+    });
+    const answered = await this.multiCall.run(request, caller, base, requestId, abandoned.signal);
+    if (abandoned.signal.aborted) return;
+    const { contentType, body } = batchResponse(answered);
+    response
+      .status(200)
+      .setHeader('Content-Type', contentType)
+      .setHeader('Cache-Control', 'no-store')
+      .end(body);
+  }
+}

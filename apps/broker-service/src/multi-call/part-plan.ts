@@ -1,0 +1,110 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { RequestPart } from './batch-reader.js';
+
+/** The single call a part stands for. */
+export interface PartCall {
+  method: string;
+  /** Absolute path with query string, under the batch's base. */
+  path: string;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+/** A part as planned: its call, or why it cannot run (answered with its own 400). */
+export type PlannedPart = { contentId: string | undefined } & ({ call: PartCall } | { problem: string });
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Part headers that steer the batch, or belong to a connection, rather than to the call. */
+const NOT_FORWARDED = new Set([
+  'content-id',
+  'x-svc-method',
+  'x-svc-path',
+  'last-modified',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'host',
+]);
+
+/**
+ * Turns each part into the single call it names, relative to `base` (the absolute path of {base_url}).
+ * Every part is checked on its own: a part missing a mandatory header, sharing its Content-ID with another
+ * part, or naming a path outside `base` or the multi-call itself gets a problem; the others still run.
+ */
+export function planParts(parts: readonly RequestPart[], base: string): PlannedPart[] {
+  const idCounts = new Map<string, number>();
+  for (const part of parts) {
+    const id = part.headers['content-id'];
+    if (id) idCounts.set(id, (idCounts.get(id) ?? 0) + 1);
+  }
+  return parts.map((part): PlannedPart => {
+    const contentId = part.headers['content-id'] || undefined;
+    const method = part.headers['x-svc-method']?.toUpperCase();
+    const path = part.headers['x-svc-path'];
+    const missing = [
+      ...(contentId ? [] : ['Content-ID']),
+      ...(method ? [] : ['X-Svc-Method']),
+      ...(path ? [] : ['X-Svc-Path']),
+    ];
+    if (missing.length > 0 || !method || !path)
+      return { contentId, problem: `The part lacks the header ${missing.join(', ')}` };
+    if (contentId && (idCounts.get(contentId) ?? 0) > 1)
+      return {
+        contentId,
+        problem: `Content-ID ${contentId} is used by more than one part of the multi-call`,
+      };
+    if (!METHODS.includes(method))
+      return { contentId, problem: `X-Svc-Method ${method} is not one of ${METHODS.join(', ')}` };
+    const problem = pathProblem(path, base);
+    if (problem) return { contentId, problem };
+    return {
+      contentId,
+      call: {
+        method,
+        path: path.startsWith(`${base}/`) ? path : `${base}${path}`,
+        headers: forwardedHeaders(part),
+        body: part.body,
+      },
+    };
+  });
+}
+
+/** A path relative to the base (`/laender`), or absolute under exactly this base; never above or beside it. */
+function pathProblem(path: string, base: string): string | undefined {
+  if (path === base || path.startsWith(`${base}?`) || path.startsWith(`${base}/?`))
+    return `X-Svc-Path ${path} names the multi-call itself`;
+  if (/[^\u0021-\u007e]|\\/.test(path))
+    return `X-Svc-Path ${path} must be a percent-encoded path without spaces or backslashes`;
+  const relative = path.startsWith(`${base}/`) ? path.slice(base.length) : path;
+  const pathname = relative.split('?')[0];
+  const outside = `X-Svc-Path ${path} is not a path under ${base}`;
+  if (!pathname.startsWith('/') || pathname.startsWith('//') || pathname.startsWith('/service/'))
+    return outside;
+  if (pathname === '/') return `X-Svc-Path ${path} names the multi-call itself`;
+  const segments = decodedSegments(pathname);
+  if (!segments || segments.some((segment) => segment === '.' || segment === '..' || segment.includes('/')))
+    return outside;
+  return undefined;
+}
+
+function decodedSegments(pathname: string): string[] | undefined {
+  try {
+    return pathname.split('/').map((segment) => decodeURIComponent(segment));
+  } catch {
+    return undefined;
+  }
+}
+
+function forwardedHeaders(part: RequestPart): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(part.headers))
+    if (value !== undefined && !NOT_FORWARDED.has(name)) headers[name] = value;
+  // The spec revalidates with Last-Modified on the part; the single call's equivalent is If-Modified-Since.
+  const lastModified = part.headers['last-modified'];
+  if (lastModified && !headers['if-modified-since']) headers['if-modified-since'] = lastModified;
+  return headers;
+}

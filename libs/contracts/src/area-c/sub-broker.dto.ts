@@ -1,0 +1,116 @@
+import { Type } from 'class-transformer';
+import {
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { EMAIL_ADDRESS, PHONE_NUMBER, POSTAL_CODE, WEBSITE } from './contact-patterns.js';
+import { NAME_MAX, TEXT_MAX, VALUE_MAX } from './customer.dto.js';
+
+/** The decorators of one field, applied in order. */
+function field(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
+}
+
+/** A text that an empty or blank string (or null) clears; otherwise it must match `pattern` when one is given. */
+function ClearableText(maxLength: number, pattern?: { regex: RegExp; message: string }): PropertyDecorator {
+  const format = pattern
+    ? [
+        ValidateIf((_object, value) => typeof value !== 'string' || value.trim() !== ''),
+        Matches(pattern.regex, { message: pattern.message }),
+      ]
+    : [];
+  return field(IsOptional(), IsString(), MaxLength(maxLength), ...format);
+}
+
+const PostalCode = () =>
+  ClearableText(5, { regex: POSTAL_CODE, message: 'PLZ must be a postal code of five digits' });
+const EmailAddress = () =>
+  ClearableText(VALUE_MAX, { regex: EMAIL_ADDRESS, message: 'Email must be an e-mail address' });
+const PhoneNumber = (name: string) =>
+  ClearableText(30, { regex: PHONE_NUMBER, message: `${name} must be a telephone number` });
+
+/** A field that may be changed but never cleared. */
+const RequiredText = (clearMessage: string) =>
+  field(
+    ValidateIf((_object, value) => value !== undefined),
+    IsString(),
+    IsNotEmpty({ message: clearMessage }),
+    MaxLength(NAME_MAX),
+  );
+
+/** The address of a sub-broker, the nested form of Strasse, PLZ and Ort. */
+export class UntervermittlerAdresse {
+  @ClearableText(NAME_MAX) Strasse?: string | null;
+  @PostalCode() PLZ?: string | null;
+  @ClearableText(NAME_MAX) Ort?: string | null;
+}
+
+/** The contact data of a sub-broker, the nested form of Email, Telefon, Mobil and Fax. */
+export class UntervermittlerKommunikationsdaten {
+  @EmailAddress() Email?: string | null;
+  @PhoneNumber('Telefon') Telefon?: string | null;
+  @PhoneNumber('Mobil') Mobil?: string | null;
+  @PhoneNumber('Fax') Fax?: string | null;
+}
+
+/**
+ * Untervermittlerdatensatz (updateUntervermittler): every field optional; omitted fields stay, an empty string
+ * (or null) clears. The address and contact fields are accepted flat, as the spec's type table lists them, or
+ * nested under Adresse and Kommunikationsdaten, as its example sends them; a field given both ways must carry
+ * the same value.
+ */
+export class UntervermittlerdatensatzInput {
+  /** The number of the broker to place this sub-broker under. */
+  @RequiredText('Uebervermittler cannot be cleared: a sub-broker always has a superior broker')
+  Uebervermittler?: string;
+
+  @RequiredText('Name cannot be cleared') Name?: string;
+  @ClearableText(NAME_MAX) Namenszusatz?: string | null;
+  @ClearableText(NAME_MAX) Strasse?: string | null;
+  @PostalCode() PLZ?: string | null;
+  @ClearableText(NAME_MAX) Ort?: string | null;
+  @EmailAddress() Email?: string | null;
+  @PhoneNumber('Telefon') Telefon?: string | null;
+  @PhoneNumber('Mobil') Mobil?: string | null;
+  @PhoneNumber('Fax') Fax?: string | null;
+
+  @ClearableText(VALUE_MAX, {
+    regex: WEBSITE,
+    message: 'Website must be a web address (for example https://www.example.de)',
+  })
+  Website?: string | null;
+
+  @ClearableText(TEXT_MAX) Impressum?: string | null;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => UntervermittlerAdresse)
+  Adresse?: UntervermittlerAdresse;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => UntervermittlerKommunikationsdaten)
+  Kommunikationsdaten?: UntervermittlerKommunikationsdaten;
+}
+
+/** The answer of updateUntervermittler: the sub-broker as stored, in the nested form; cleared fields are null. */
+export interface UntervermittlerView {
+  Vermittler: string;
+  Uebervermittler: string;
+  Name: string;
+  Namenszusatz: string | null;
+  Adresse: { Strasse: string | null; PLZ: string | null; Ort: string | null };
+  Kommunikationsdaten: {
+    Email: string | null;
+    Telefon: string | null;
+    Mobil: string | null;
+    Fax: string | null;
+  };
+  Website: string | null;
+  Impressum: string | null;
+}
