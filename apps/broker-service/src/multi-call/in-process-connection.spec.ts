@@ -44,7 +44,10 @@ describe('InProcessConnection', () => {
   });
 
   it('sends each call through the server over one in-memory connection bound to the caller', async () => {
-    const connection = new InProcessConnection(server, callers, CALLER, '10.0.0.1');
+    const connection = new InProcessConnection(server, callers, CALLER, {
+      maxConnections: 1,
+      remoteAddress: '10.0.0.1',
+    });
     const first = await connection.send(call('/one?x=1', 'hello'));
     const second = await connection.send(call('/two'));
     connection.close();
@@ -64,7 +67,7 @@ describe('InProcessConnection', () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
     try {
-      const connection = new InProcessConnection(server, callers, CALLER);
+      const connection = new InProcessConnection(server, callers, CALLER, { maxConnections: 1 });
       for (let index = 0; index < 25; index++)
         expect((await connection.send(call(`/part-${index}`))).status).toBe(200);
       connection.close();

@@ -17,8 +17,11 @@ export interface PartAnswer {
 class InMemoryAgent extends http.Agent {
   private readonly serverSides: Duplex[] = [];
 
-  constructor(private readonly accept: (serverSide: Duplex) => void) {
-    super({ keepAlive: true, maxSockets: 1 });
+  constructor(
+    private readonly accept: (serverSide: Duplex) => void,
+    maxConnections: number,
+  ) {
+    super({ keepAlive: true, maxSockets: maxConnections });
   }
 
   override createConnection(): Duplex {
@@ -42,18 +45,24 @@ class InMemoryAgent extends http.Agent {
 }
 
 /**
- * The connection a multi-call runs its parts over, one after the other. It is bound to the batch's caller,
- * which HeaderGroupGuard accepts in place of a header group (the outer request spent its nonce).
+ * The connections a multi-call runs its parts over: up to `maxConnections` at once, each reused for the next
+ * part. They are bound to the batch's caller, which HeaderGroupGuard accepts in place of a header group (the
+ * outer request spent its nonce).
  */
 export class InProcessConnection {
   private readonly agent: InMemoryAgent;
 
-  constructor(server: Server, callers: InProcessCallers, caller: SvcPrincipal, remoteAddress?: string) {
+  constructor(
+    server: Server,
+    callers: InProcessCallers,
+    caller: SvcPrincipal,
+    options: { maxConnections: number; remoteAddress?: string },
+  ) {
     this.agent = new InMemoryAgent((serverSide) => {
       callers.bind(serverSide, caller);
-      Object.defineProperty(serverSide, 'remoteAddress', { value: remoteAddress });
+      Object.defineProperty(serverSide, 'remoteAddress', { value: options.remoteAddress });
       server.emit('connection', serverSide);
-    });
+    }, options.maxConnections);
   }
 
   send(call: PartCall): Promise<PartAnswer> {

@@ -6,12 +6,18 @@ import { readBatch } from './batch-reader.js';
 import { type AnsweredPart } from './batch-response.js';
 import { InProcessConnection, type PartAnswer } from './in-process-connection.js';
 import { MULTI_CALL_LIMITS, type MultiCallLimits } from './multi-call-limits.js';
-import { type PartCall, planParts } from './part-plan.js';
+import { type PartCall, planParts, stepsOf } from './part-plan.js';
+
+/** Reads of one step in flight at once: fewer than the database pool's connections (10), so a batch leaves room. */
+const PARALLEL_READS = 8;
 
 /** Node's refusals of a header or path it cannot send: the part's fault, answered with its own 400. */
 const UNSENDABLE = /^ERR_(INVALID_CHAR|INVALID_HTTP_TOKEN|UNESCAPED_CHARACTERS|INVALID_HEADER_VALUE)$/;
 
-/** Runs the parts of a multi-call, one after the other, each as the single call it names. */
+/**
+ * Runs the parts of a multi-call in request order, each as the single call it names; consecutive reads side by
+ * side (see stepsOf).
+ */
 @Injectable()
 export class MultiCallService {
   constructor(
@@ -34,18 +40,25 @@ export class MultiCallService {
   ): Promise<AnsweredPart[]> {
     const planned = planParts(await readBatch(request, this.limits), base);
     const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
-    const connection = new InProcessConnection(server, this.callers, caller, request.socket.remoteAddress);
+    const connection = new InProcessConnection(server, this.callers, caller, {
+      maxConnections: PARALLEL_READS,
+      remoteAddress: request.socket.remoteAddress,
+    });
     try {
-      const answered: AnsweredPart[] = [];
-      for (const [index, part] of planned.entries()) {
+      const answers: PartAnswer[] = [];
+      for (const step of stepsOf(planned)) {
         if (abandoned.aborted) break;
-        const answer =
-          'call' in part
-            ? await this.send(connection, withRequestId(part.call, `${requestId}.${index + 1}`, request))
-            : badPart(part.problem);
-        answered.push({ requestId: part.contentId, answer });
+        await Promise.all(
+          step.map(async (index) => {
+            const part = planned[index];
+            answers[index] =
+              'call' in part
+                ? await this.send(connection, withRequestId(part.call, `${requestId}.${index + 1}`, request))
+                : badPart(part.problem);
+          }),
+        );
       }
-      return answered;
+      return answers.map((answer, index) => ({ requestId: planned[index].contentId, answer }));
     } finally {
       connection.close();
     }

@@ -108,3 +108,24 @@ function forwardedHeaders(part: RequestPart): OutgoingHttpHeaders {
   if (lastModified && !headers['if-modified-since']) headers['if-modified-since'] = lastModified;
   return headers;
 }
+
+/** A part that changes nothing: a GET or HEAD without a body, or a part that cannot run at all. */
+function isRead(part: PlannedPart): boolean {
+  return !('call' in part) || (['GET', 'HEAD'].includes(part.call.method) && part.call.body.length === 0);
+}
+
+/**
+ * The order the parts run in, as steps of part indexes: each write is a step of its own, consecutive reads
+ * share one step and may run side by side. A step starts when the one before it has finished, so every part
+ * sees the effect of every write before it and none after it, exactly as if all ran one by one. (A GET with
+ * a body, like sendUnterschrifftenlink's, counts as a write.)
+ */
+export function stepsOf(parts: readonly PlannedPart[]): number[][] {
+  const steps: number[][] = [];
+  parts.forEach((part, index) => {
+    const last = steps.at(-1);
+    if (last && isRead(part) && isRead(parts[last[0]])) last.push(index);
+    else steps.push([index]);
+  });
+  return steps;
+}
