@@ -13,7 +13,7 @@ import {
 } from '@broker/testing';
 import { AppModule } from '../src/app.module.js';
 import { brokerEnvShape } from '../src/config.js';
-import { EMPLOYEE_OPENAPI } from '../src/openapi.js';
+import { BROKER_OPENAPI, EMPLOYEE_OPENAPI } from '../src/openapi.js';
 import {
   type FixtureApiClient,
   FIXTURE_API_CLIENTS,
@@ -59,7 +59,7 @@ export async function startEmployeeTestService(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const app = await createHttpApp(AppModule.forRoot(config), { openApi: EMPLOYEE_OPENAPI });
+  const app = await createHttpApp(AppModule.forRoot(config), { openApi: [EMPLOYEE_OPENAPI, BROKER_OPENAPI] });
   await app.init();
   return {
     app,

@@ -175,6 +175,11 @@ describe('multi-call (multipart/related) on the broker and employee services', (
       ['naming the multi-call itself', part('<self>', 'POST', '/')],
       ['naming the multi-call by its full path', part('<self2>', 'POST', BROKER_BASE)],
       ['with a space in the path', part('<sp>', 'GET', '/V1000/gesell schaften')],
+      ['with a broken percent-encoding', part('<pe>', 'GET', '/V1000%zz/gesellschaften')],
+      [
+        'with a header value HTTP cannot carry',
+        part('<h>', 'GET', '/laender', undefined, { 'X-Note': 'Preis in €' }),
+      ],
     ];
 
     it.each(cases)('a part %s', async (_case, malformed) => {

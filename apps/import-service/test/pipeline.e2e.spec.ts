@@ -519,4 +519,26 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       failure_reason: expect.stringContaining('checksum mismatch'),
     });
   });
+
+  it("reports each stage's duration and outcome, failures and the queue depth at the worker's /metrics", async () => {
+    const response = await request(worker.getHttpServer() as App)
+      .get('/metrics')
+      .expect(200);
+    const exposition = response.text;
+    const count = (pattern: RegExp) => Number(pattern.exec(exposition)?.[1] ?? Number.NaN);
+    for (const stage of ['uploaded', 'imported', 'contractsPrepared'])
+      expect(
+        count(
+          new RegExp(`^import_stage_duration_seconds_count\\{[^}]*stage="${stage}"[^}]*\\} (\\d+)$`, 'm'),
+        ),
+      ).toBeGreaterThan(0);
+    // The checksum test above failed a process for good in stage transmitted.
+    expect(count(/^import_stage_failures_total\{[^}]*stage="transmitted"[^}]*\} (\d+)$/m)).toBeGreaterThan(0);
+    expect(exposition).toContain('# TYPE import_stage_retries_total counter');
+    for (const state of ['waiting', 'active', 'delayed', 'failed'])
+      expect(
+        count(new RegExp(`^import_queue_jobs\\{[^}]*state="${state}"[^}]*\\} (\\d+)$`, 'm')),
+      ).toBeGreaterThanOrEqual(0);
+    expect(exposition).toContain('# TYPE http_request_duration_seconds histogram');
+  });
 });

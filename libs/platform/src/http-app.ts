@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { instrumentHttpApp } from './metrics.js';
 import { createOpenApiDocument, type OpenApiSettings } from './openapi.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
 
@@ -16,9 +17,14 @@ export interface HttpAppSettings {
   platform?: HttpPlatform;
   /** Largest JSON body accepted in bytes; 1 MiB unless set. */
   jsonLimitBytes?: number;
-  /** Serve the app's OpenAPI description (generated on first request) at `path`, without authentication. */
-  openApi?: OpenApiSettings & { path: string };
+  /**
+   * Serve the app's OpenAPI description (generated on first request) at `path`, without authentication; an app
+   * serving several interfaces gives one document per interface.
+   */
+  openApi?: OpenApiDocumentSettings | OpenApiDocumentSettings[];
 }
+
+export type OpenApiDocumentSettings = OpenApiSettings & { path: string };
 
 const DEFAULT_JSON_LIMIT_BYTES = 1024 * 1024;
 
@@ -35,7 +41,8 @@ export async function createHttpApp(
       ? await createFastifyApp(rootModule, settings)
       : await createExpressApp(rootModule, settings);
   app.useLogger(app.get(Logger));
-  if (settings.openApi) serveOpenApi(app, settings.openApi);
+  instrumentHttpApp(app, settings.platform ?? 'express');
+  for (const document of [settings.openApi ?? []].flat()) serveOpenApi(app, document);
   await app.init();
   // Fastify serves requests handed to its server (supertest does that) only once it is ready.
   if (settings.platform === 'fastify')
@@ -68,7 +75,7 @@ async function createFastifyApp(rootModule: object, settings: HttpAppSettings): 
   return NestFactory.create<NestFastifyApplication>(rootModule, adapter, { bufferLogs: true });
 }
 
-function serveOpenApi(app: INestApplication, settings: OpenApiSettings & { path: string }): void {
+function serveOpenApi(app: INestApplication, settings: OpenApiDocumentSettings): void {
   let document: object | undefined;
   const adapter = app.getHttpAdapter();
   adapter.get(settings.path, (_request: unknown, response: unknown) => {

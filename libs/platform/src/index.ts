@@ -10,3 +10,4 @@ export * from './serve.js';
 export * from './platform-modules.js';
 export * from './redis-connection.js';
 export * from './openapi.js';
+export * from './metrics.js';

@@ -6,6 +6,7 @@ import { ConnectionDrainer } from './connection-drainer.js';
 import { databaseModule } from './database.js';
 import { HealthModule } from './health/health.module.js';
 import { loggingModule } from './logging.js';
+import { MetricsModule } from './metrics.js';
 
 export interface PlatformSettings {
   /** Process name in logs and in pg_stat_activity. */
@@ -21,7 +22,8 @@ export interface PlatformSettings {
 
 /**
  * What every process is built on: JSON logging with request ids, the database, the health endpoints,
- * the area's error mapping and the validation pipe. Tests that import an app module get all of it.
+ * Prometheus metrics, the area's error mapping and the validation pipe. Tests that import an app module get
+ * all of it.
  */
 @Module({})
 export class PlatformModule {
@@ -36,6 +38,7 @@ export class PlatformModule {
           entities: settings.entities,
         }),
         HealthModule.forRoot({ redisUrl: settings.redisUrl }),
+        MetricsModule.forRoot(settings.service),
       ],
       providers: [
         {

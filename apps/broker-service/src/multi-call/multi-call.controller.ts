@@ -1,4 +1,5 @@
-import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { applyDecorators, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { HeaderGroupGuard, type SvcPrincipal } from '@broker/auth';
 import { REQUEST_ID_HEADER } from '@broker/platform';
@@ -6,6 +7,25 @@ import { BROKER_BASE, Caller } from '../broker/broker-base.js';
 import { EMPLOYEE_BASE } from '../employee/employee-scope.js';
 import { batchResponse } from './batch-response.js';
 import { MultiCallService } from './multi-call.service.js';
+
+/** How the OpenAPI documents describe the multi-call (the parts are HTTP messages, beyond a JSON schema). */
+const DocumentedAsMultiCall = () =>
+  applyDecorators(
+    ApiConsumes('multipart/related'),
+    ApiBody({
+      description:
+        'One part per call, each with the headers Content-ID, X-Svc-Method and X-Svc-Path (relative to the base) ' +
+        "and the call's body; Last-Modified or If-Modified-Since revalidate a cached resource.",
+      schema: { type: 'string', format: 'binary' },
+    }),
+    ApiProduces('multipart/related'),
+    ApiOkResponse({
+      description:
+        "One part per request part, in order, with Content-ID, X-Svc-Request-ID (the request part's Content-ID), " +
+        'X-Svc-Status (e.g. "200 OK", "304 Not Modified") and the call\'s Content-Type, Last-Modified and ' +
+        'Cache-Control.',
+    }),
+  );
 
 /**
  * Multi-call: POST {base_url} with a multipart/related body, one call per part, on the broker service and,
@@ -19,12 +39,14 @@ export class MultiCallController {
 
   @Post(BROKER_BASE)
   @HttpCode(200)
+  @DocumentedAsMultiCall()
   brokerBatch(@Caller() caller: SvcPrincipal, @Req() request: Request, @Res() response: Response) {
     return this.answer(caller, 'broker', request, response);
   }
 
   @Post(EMPLOYEE_BASE)
   @HttpCode(200)
+  @DocumentedAsMultiCall()
   employeeBatch(@Caller() caller: SvcPrincipal, @Req() request: Request, @Res() response: Response) {
     return this.answer(caller, 'employee', request, response);
   }

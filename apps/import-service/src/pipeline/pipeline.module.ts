@@ -3,6 +3,7 @@ import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { ImportProcessStateRepository } from './import-process-state.repository.js';
 import { IMPORT_PIPELINE_QUEUE } from './pipeline-definition.js';
+import { PipelineMetrics } from './pipeline-metrics.js';
 import { PipelineQueue } from './pipeline-queue.js';
 import { redisConnection } from '@broker/platform';
 import { STAGE_HANDLERS } from './stage-handler.js';
@@ -107,6 +108,7 @@ export class PipelineWorkerModule {
         ImportProcessStateRepository,
         StagingRepository,
         PipelineQueue,
+        PipelineMetrics,
         StageRunner,
         StageWorker,
         Sweeper,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { type StageJob, statusAfter } from './pipeline-definition.js';
+import { PipelineMetrics } from './pipeline-metrics.js';
 import { PipelineQueue } from './pipeline-queue.js';
 import { ImportProcessStateRepository } from './import-process-state.repository.js';
 import { STAGE_HANDLERS, type StageHandler, StageRejection } from './stage-handler.js';
@@ -17,12 +18,17 @@ export class StageRunner {
   constructor(
     private readonly processes: ImportProcessStateRepository,
     private readonly queue: PipelineQueue,
+    private readonly metrics: PipelineMetrics,
     @Inject(STAGE_HANDLERS) handlers: StageHandler[],
   ) {
     this.handlers = new Map(handlers.map((handler) => [handler.from, handler]));
   }
 
-  async process(job: Job<StageJob>): Promise<string> {
+  process(job: Job<StageJob>): Promise<string> {
+    return this.metrics.timeStage(job.data.from, () => this.runStage(job));
+  }
+
+  private async runStage(job: Job<StageJob>): Promise<string> {
     const { processId, from } = job.data;
     const process = await this.processes.find(processId);
     const handler = this.handlers.get(from);
@@ -45,6 +51,7 @@ export class StageRunner {
   async onFailed(job: Job<StageJob> | undefined, error: Error): Promise<void> {
     if (!job) return;
     const retriesLeft = error instanceof UnrecoverableError ? 0 : (job.opts.attempts ?? 1) - job.attemptsMade;
+    this.metrics.countFailedJob(job.data.from, retriesLeft > 0);
     if (retriesLeft > 0) return;
     this.logger.warn(`Import ${job.data.processId} failed in stage ${job.data.from}: ${error.message}`);
     // Nothing awaits this event handler: a rejection would end the worker. The sweeper retries the process.

@@ -1,3 +1,4 @@
+import { JSONSchema } from 'class-validator-jsonschema';
 import { IsDefined, IsOptional } from 'class-validator';
 
 /** The value types of a customer detail (Kundendetail.Type). */
@@ -7,6 +8,11 @@ export type DetailType = (typeof DETAIL_TYPES)[number];
 /** setKundenDetail: the value, checked against the detail's Type by the service. Other fields are ignored. */
 export class KundendetailInput {
   @IsDefined({ message: 'Value is required' })
+  // The whole schema, not merged: IsDefined would otherwise say `not: {type: null}`, which OpenAPI 3.0 lacks.
+  @JSONSchema(() => ({
+    oneOf: [{ type: 'string' }, { type: 'boolean' }],
+    description: 'A string for every Type but boolean, a JSON boolean for boolean',
+  }))
   Value!: unknown;
 
   @IsOptional() Id?: unknown;
