@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
@@ -15,6 +16,7 @@ import {
   type TestDatabase,
 } from '@broker/testing';
 import { AppModule } from '../src/app.module.js';
+import { IMPORT_OPENAPI } from '../src/openapi.js';
 import { checkImportConfig, importEnvShape } from '../src/config.js';
 
 const MAX_UPLOAD_BYTES = 64 * 1024;
@@ -48,7 +50,7 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       IMPORT_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES),
     });
     checkImportConfig(config);
-    app = await createHttpApp(AppModule.forRoot(config));
+    app = await createHttpApp(AppModule.forRoot(config), { openApi: IMPORT_OPENAPI });
     await app.init();
   });
 
@@ -304,5 +306,27 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
         expect(refused.status).toBe(400);
       }
     });
+  });
+
+  it('serves its OpenAPI 3.0 description without a token: upload, list, report, bearer scheme', async () => {
+    const response = await request(app.getHttpServer() as App)
+      .get('/api/v1/openapi.json')
+      .expect(200);
+    const document = response.body as {
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    expect(document.openapi).toBe('3.0.3');
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/v1/import',
+      '/api/v1/list',
+      '/api/v1/processes/{processId}/report',
+    ]);
+    expect(Object.keys(document.paths['/api/v1/import'].post.requestBody?.content ?? {})).toEqual([
+      'multipart/form-data',
+    ]);
+    expect(document.components.securitySchemes).toHaveProperty('bearer');
   });
 });

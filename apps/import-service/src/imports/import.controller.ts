@@ -13,6 +13,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
   ListImportsQuery,
@@ -34,6 +35,28 @@ export class ImportController {
   @Post('import')
   @HttpCode(200)
   @UseInterceptors(FileInterceptor('file'), RemoveUploadOnErrorInterceptor)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['file'],
+      properties: {
+        file: {
+          type: 'string',
+          format: 'binary',
+          description: 'The GDV or CSV file (format detected from content)',
+        },
+        'companies[0]': {
+          type: 'string',
+          description: 'Company id (VU number); companies[1], ... for more; at least one for a GDV file',
+        },
+        broker: {
+          type: 'string',
+          description: "The caller's broker number or one below it; default the caller's",
+        },
+      },
+    },
+  })
   start(
     @Req() request: Request,
     @UploadedFile() file: StoredUpload | undefined,
