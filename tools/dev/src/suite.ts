@@ -21,7 +21,7 @@ export const suite: SuiteProcess[] = [
     script: 'apps/import-service/dist/main.js',
     port: 3001,
     portVariable: 'IMPORT_PORT',
-    links: ['/api/v1'],
+    links: ['/api/v1/openapi.json'],
     env: {},
   },
   {
@@ -39,7 +39,7 @@ export const suite: SuiteProcess[] = [
     script: 'apps/calc-service/dist/main.js',
     port: 3002,
     portVariable: 'CALC_PORT',
-    links: ['/api'],
+    links: ['/api/doc/v1/swagger.json'],
     env: {},
   },
   {
@@ -48,7 +48,7 @@ export const suite: SuiteProcess[] = [
     script: 'apps/broker-service/dist/main.js',
     port: 3003,
     portVariable: 'BROKER_PORT',
-    links: ['/service/demo/employee/1.0/rest', '/service/demo/broker/1.0/rest'],
+    links: ['/service/demo/employee/v1/rest/openapi.json', '/service/demo/broker/v1/rest/openapi.json'],
     env: {},
   },
 ];

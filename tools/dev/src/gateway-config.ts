@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { findWorkspaceRoot } from '@broker/local-services';
+
+/** The gateway's nginx configuration template (deploy/gateway). */
+export const GATEWAY_TEMPLATE = path.join(findWorkspaceRoot(__dirname), 'deploy/gateway/nginx.conf.template');
+
+/** What the template needs, by name. */
+export interface GatewaySettings {
+  GATEWAY_PORT: string;
+  /** Directory for the pid file and nginx's temporary files. */
+  GATEWAY_STATE_DIR: string;
+  GATEWAY_ACCESS_LOG: string;
+  GATEWAY_RATE_PER_SECOND: string;
+  GATEWAY_RATE_BURST: string;
+  /** Every request body but uploads (multi-calls up to MULTICALL_MAX_REQUEST_BYTES). */
+  GATEWAY_MAX_BODY_BYTES: string;
+  /** Uploads: IMPORT_MAX_UPLOAD_BYTES plus room for the multipart framing and form fields. */
+  GATEWAY_MAX_UPLOAD_BYTES: string;
+  IMPORT_UPSTREAM: string;
+  CALC_UPSTREAM: string;
+  BROKER_UPSTREAM: string;
+  IMPORT_HOST: string;
+  CALC_HOST: string;
+  BROKER_HOST: string;
+}
+
+/** The room the gateway adds to IMPORT_MAX_UPLOAD_BYTES for the multipart framing and the form fields. */
+export const UPLOAD_FRAMING_BYTES = 1024 * 1024;
+
+/**
+ * The template with every `${NAME}` replaced (nginx's own `$name` variables are lower case and stay). A name
+ * without a value is an error, not an empty string in the configuration.
+ */
+export function renderGatewayConfig(
+  settings: GatewaySettings,
+  template = readFileSync(GATEWAY_TEMPLATE, 'utf8'),
+) {
+  const values: Record<string, string> = { ...settings };
+  const missing = new Set<string>();
+  const config = template.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (_match, name: string) => {
+    const value = values[name];
+    if (value === undefined) missing.add(name);
+    return value ?? '';
+  });
+  if (missing.size > 0) throw new Error(`Gateway configuration: no value for ${[...missing].join(', ')}`);
+  return config;
+}

@@ -1,0 +1,244 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findFreePort } from '@broker/local-services';
+import {
+  createImportTestEnvironment,
+  createTestDatabase,
+  createTestRedisNamespace,
+  type ImportTestEnvironment,
+  type TestDatabase,
+  type TestRedisNamespace,
+  waitFor,
+} from '@broker/testing';
+import { renderGatewayConfig, UPLOAD_FRAMING_BYTES } from '../src/gateway-config.js';
+import { type RunningProcess, startProcess } from './run-cli.js';
+
+/** Debian's nginx, installed when missing and possible (root with apt); undefined where it cannot be had. */
+function ensureNginx(): string | undefined {
+  const found = () => spawnSync('nginx', ['-v']).status === 0;
+  if (found()) return 'nginx';
+  if (process.getuid?.() !== 0 || spawnSync('apt-get', ['--version']).status !== 0) return undefined;
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx-light'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      timeout: 300_000,
+    }).status === 0;
+  if (!install()) {
+    spawnSync('apt-get', ['update'], { timeout: 300_000 });
+    install();
+  }
+  return found() ? 'nginx' : undefined;
+}
+
+const nginx = ensureNginx();
+if (!nginx)
+  process.stderr.write(
+    'gateway e2e: SKIPPED, nginx is missing and could not be installed (needs root and apt)\n',
+  );
+const describeWithNginx = nginx ? describe : describe.skip;
+
+const MAX_UPLOAD_BYTES = 2 * 1024 * 1024;
+const HOSTS = { import: 'import.localhost', calc: 'calc.localhost', broker: 'broker.localhost' };
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+describeWithNginx('gateway (nginx) in front of the three areas', () => {
+  let database: TestDatabase;
+  let importEnvironment: ImportTestEnvironment;
+  let redis: TestRedisNamespace;
+  let services: Record<'import' | 'calc' | 'broker', RunningProcess>;
+  let gateway: ChildProcess;
+  let gatewayPort: number;
+  let stateDir: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    importEnvironment = await createImportTestEnvironment();
+    redis = createTestRedisNamespace();
+    const env: NodeJS.ProcessEnv = {
+      ...importEnvironment.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      IMPORT_QUEUE_PREFIX: redis.prefix,
+      IMPORT_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES),
+      API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+      LOG_LEVEL: 'info',
+    };
+    const [importService, calc, broker] = await Promise.all([
+      startProcess('apps/import-service/dist/main.js', env),
+      startProcess('apps/calc-service/dist/main.js', env),
+      startProcess('apps/broker-service/dist/main.js', env),
+    ]);
+    services = { import: importService, calc, broker };
+    stateDir = mkdtempSync(join(tmpdir(), 'gateway-'));
+    gatewayPort = await findFreePort();
+    const upstream = (service: RunningProcess) => new URL(service.baseUrl).host;
+    writeFileSync(
+      join(stateDir, 'nginx.conf'),
+      renderGatewayConfig({
+        GATEWAY_PORT: String(gatewayPort),
+        GATEWAY_STATE_DIR: stateDir,
+        GATEWAY_ACCESS_LOG: join(stateDir, 'access.log'),
+        GATEWAY_RATE_PER_SECOND: '5',
+        GATEWAY_RATE_BURST: '30',
+        GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
+        GATEWAY_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES),
+        IMPORT_UPSTREAM: upstream(importService),
+        CALC_UPSTREAM: upstream(calc),
+        BROKER_UPSTREAM: upstream(broker),
+        IMPORT_HOST: HOSTS.import,
+        CALC_HOST: HOSTS.calc,
+        BROKER_HOST: HOSTS.broker,
+      }),
+    );
+    let gatewayOutput = '';
+    gateway = spawn(
+      nginx ?? 'nginx',
+      ['-p', stateDir, '-c', join(stateDir, 'nginx.conf'), '-g', 'daemon off;'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    gateway.stderr?.on('data', (chunk: Buffer) => (gatewayOutput += chunk.toString()));
+    await waitFor(
+      async () => (await send('GET', '/gateway/health').catch(() => undefined))?.status === 200 || undefined,
+      15_000,
+      () => gatewayOutput,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    gateway?.kill('SIGTERM');
+    await Promise.all(Object.values(services ?? {}).map((service) => service.terminate()));
+    rmSync(stateDir, { recursive: true, force: true });
+    await database?.drop();
+    await importEnvironment?.cleanup();
+    await redis?.clear();
+  });
+
+  /** One request to the gateway; `host` picks the server block by name. */
+  function send(
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body?: Buffer,
+  ): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const request = http.request(
+        { host: '127.0.0.1', port: gatewayPort, method, path, headers },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
+          );
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+
+  const titleOf = (answer: Answer) => (JSON.parse(answer.body) as { info: { title: string } }).info.title;
+
+  it('routes each area by path prefix, keeping the spec paths, and serves every OpenAPI document', async () => {
+    const documents = await Promise.all([
+      send('GET', '/api/v1/openapi.json'),
+      send('GET', '/api/doc/v1/swagger.json'),
+      send('GET', '/service/demo/employee/v1/rest/openapi.json'),
+      send('GET', '/service/demo/broker/v1/rest/openapi.json'),
+    ]);
+    expect(documents.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(documents.map(titleOf)).toEqual([
+      'Broker platform: import service (area A)',
+      'Broker platform: calculation service (area B)',
+      'Broker platform: employee service (area C)',
+      'Broker platform: broker service (area C)',
+    ]);
+    expect(
+      (await send('POST', '/api/login', { 'Content-Type': 'application/json' }, Buffer.from('{}'))).status,
+    ).toBe(400);
+    expect((await send('GET', '/api/v1/list')).status).toBe(401);
+    expect((await send('GET', '/somewhere/else')).status).toBe(404);
+  });
+
+  it('routes by host name, and keeps the processes’ metrics and probes inside', async () => {
+    const calcDocument = await send('GET', '/api/doc/v1/swagger.json', { Host: HOSTS.calc });
+    expect(titleOf(calcDocument)).toBe('Broker platform: calculation service (area B)');
+    expect((await send('GET', '/api/doc/v1/swagger.json', { Host: HOSTS.import })).status).toBe(404);
+    expect(titleOf(await send('GET', '/api/v1/openapi.json', { Host: HOSTS.import }))).toBe(
+      'Broker platform: import service (area A)',
+    );
+    expect(
+      titleOf(await send('GET', '/service/demo/broker/v1/rest/openapi.json', { Host: HOSTS.broker })),
+    ).toBe('Broker platform: broker service (area C)');
+    for (const host of Object.values(HOSTS)) {
+      expect((await send('GET', '/metrics', { Host: host })).status).toBe(404);
+      expect((await send('GET', '/health/ready', { Host: host })).status).toBe(404);
+    }
+    expect((await send('GET', '/metrics')).status).toBe(404);
+  });
+
+  it('generates X-Request-ID or passes the caller’s on, into the service log and its own JSON access log', async () => {
+    const generated = await send('GET', '/service/demo/broker/v1/rest/laender');
+    const id = String(generated.headers['x-request-id']);
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    const given = await send('GET', '/service/demo/broker/v1/rest/laender', {
+      'X-Request-ID': 'portal-trace-4711',
+    });
+    expect(given.headers['x-request-id']).toBe('portal-trace-4711');
+    await waitFor(
+      () =>
+        (services.broker.output().includes(`"id":"${id}"`) &&
+          services.broker.output().includes('"id":"portal-trace-4711"')) ||
+        undefined,
+      5_000,
+      () => services.broker.output(),
+    );
+    const accessLog = readFileSync(join(stateDir, 'access.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { request_id: string; status: number; uri: string });
+    expect(accessLog).toContainEqual(
+      expect.objectContaining({
+        request_id: 'portal-trace-4711',
+        uri: '/service/demo/broker/v1/rest/laender',
+      }),
+    );
+  });
+
+  it('answers an upload above the size limit with 413 itself, before it reaches the import service', async () => {
+    const body = Buffer.alloc(MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES + 1024, 0x41);
+    const answer = await send(
+      'POST',
+      '/api/v1/import',
+      { 'Content-Type': 'multipart/form-data; boundary=x', 'Content-Length': String(body.length) },
+      body,
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+    expect(services.import.output()).not.toContain(answer.headers['x-request-id']);
+  });
+
+  // Rate 5/s with a burst of 30: the tests above stay within it, this one goes beyond.
+  it('answers a burst from one client address beyond the rate with 429', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, () => send('GET', '/service/demo/broker/v1/rest/openapi.json')),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(10);
+  });
+});
