@@ -131,6 +131,26 @@ describe('broker service: lists (laender, gesellschaften)', () => {
       expect(response.headers['cache-control']).toBe(CACHE_CONTROL);
     });
 
+    it('accepts the obsolete HTTP date forms (RFC 850, asctime) too', async () => {
+      const now = new Date();
+      const [day, date, month, year, time] = now.toUTCString().replace(',', '').split(' ');
+      const weekday = {
+        Sun: 'Sunday',
+        Mon: 'Monday',
+        Tue: 'Tuesday',
+        Wed: 'Wednesday',
+        Thu: 'Thursday',
+        Fri: 'Friday',
+        Sat: 'Saturday',
+      }[day];
+      await get('/laender', {
+        'If-Modified-Since': `${weekday}, ${date}-${month}-${year.slice(2)} ${time} GMT`,
+      }).expect(304);
+      await get('/laender', {
+        'If-Modified-Since': `${day} ${month} ${date.replace(/^0/, ' ')} ${time} ${year}`,
+      }).expect(304);
+    });
+
     it('answers 200 to an If-Modified-Since a day before Last-Modified', async () => {
       const lastModified = (await get('/laender').expect(200)).headers['last-modified'];
       const response = await get('/laender', { 'If-Modified-Since': earlier(lastModified, DAY_MS) }).expect(
@@ -140,8 +160,17 @@ describe('broker service: lists (laender, gesellschaften)', () => {
       expect(response.headers['last-modified']).toBe(lastModified);
     });
 
-    it.each([['gestern'], ['Mon, 99 Foo 2026 25:61:61 GMT'], ['']])(
-      'ignores the If-Modified-Since %j, not a date, and answers 200',
+    it.each([
+      ['gestern'],
+      ['Mon, 99 Foo 2026 25:61:61 GMT'],
+      [''],
+      ['2030'],
+      ['99999'],
+      ['Sun 2099'],
+      ['2099-01-01T00:00:00Z'],
+      [new Date(Date.now() + DAY_MS).toUTCString()],
+    ])(
+      'ignores the If-Modified-Since %j, not an HTTP date or in the future, and answers 200',
       async (since) => {
         const response = await get('/laender', { 'If-Modified-Since': since }).expect(200);
         expect(response.body).toEqual(expect.arrayContaining([{ Value: 'DE', Text: 'Deutschland' }]));

@@ -317,6 +317,10 @@ describe('broker service: updateUntervermittler (PATCH {base}/vermittler/{vmt})'
       [{ Adresse: { PLZ: '99' } }, 'Adresse.PLZ must be a postal code of five digits'],
       [{ Website: 'keine website' }, 'Website must be a web address'],
       [{ Website: 'localhost' }, 'Website must be a web address'],
+      [{ Adresse: [{ Ort: 'Bremen' }] }, 'Adresse must be an object'],
+      [{ Kommunikationsdaten: 'a@b.de' }, 'Kommunikationsdaten must be an object'],
+      [{ Website: "javascript:window.location='//evil.example'" }, 'Website must be a web address'],
+      [{ Website: 'ftp://files.example.de' }, 'Website must be a web address'],
       [{ Telefon: 'abc' }, 'Telefon must be a telephone number'],
       [{ Mobil: '12' }, 'Mobil must be a telephone number'],
       [

@@ -152,6 +152,13 @@ describe('multi-call (multipart/related) on the broker and employee services', (
       for (const answer of parts) expect(answer.headers['content-type']).toMatch(/^application\/json/);
     });
 
+    it('accepts a preamble and an epilogue around the parts (RFC 2046)', async () => {
+      const body = `Ein Vorspann.\r\n${multipartBody([part('<p>', 'GET', '/laender')])}Ein Nachspann.\r\n`;
+      const response = await batch(BROKER_BASE, body).expect(200);
+      const parts = answerParts(response.headers['content-type'], response.body as Buffer);
+      expect(parts.map((answer) => answer.status)).toEqual([200]);
+    });
+
     it('carries X-Svc-Total of a search part', async () => {
       const [search] = await answered(BASE, [part('<s>', 'GET', '/01_01/kunden/_search?q=Aktuell')]);
       expect(search.status).toBe(200);
@@ -175,6 +182,8 @@ describe('multi-call (multipart/related) on the broker and employee services', (
       ['naming the multi-call itself', part('<self>', 'POST', '/')],
       ['naming the multi-call by its full path', part('<self2>', 'POST', BROKER_BASE)],
       ['with a space in the path', part('<sp>', 'GET', '/V1000/gesell schaften')],
+      ['with a fragment (Express would route it to the base)', part('<frag>', 'POST', '/#')],
+      ['with a fragment after a path', part('<frag2>', 'GET', '/laender#top')],
       ['with a broken percent-encoding', part('<pe>', 'GET', '/V1000%zz/gesellschaften')],
       [
         'with a header value HTTP cannot carry',
@@ -228,6 +237,24 @@ describe('multi-call (multipart/related) on the broker and employee services', (
       );
       await batch(BROKER_BASE, patchThenList('Zuviel2', parts)).expect(413);
       expect(await brokerCity('V1001')).not.toBe('Zuviel2');
+    });
+
+    it('a part header that is not UTF-8: 400', async () => {
+      const body = Buffer.concat([
+        Buffer.from('--test-boundary-4711\r\nContent-ID: <x'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('>\r\nX-Svc-Method: GET\r\nX-Svc-Path: /laender\r\n\r\n\r\n--test-boundary-4711--\r\n'),
+      ]);
+      const response = await asBuffer(
+        request(service.app.getHttpServer() as App)
+          .post(BROKER_BASE)
+          .set(svcOtpHeaders(FIXTURE_API_CLIENTS.main))
+          .set('Content-Type', multipartType())
+          .send(body),
+      ).expect(400);
+      expect(JSON.parse((response.body as Buffer).toString())).toEqual({
+        Meldungen: [expect.stringContaining('UTF-8')],
+      });
     });
 
     it('a body that is not multipart: 400', async () => {

@@ -41,7 +41,6 @@ export async function createHttpApp(
       ? await createFastifyApp(rootModule, settings)
       : await createExpressApp(rootModule, settings);
   app.useLogger(app.get(Logger));
-  instrumentHttpApp(app, settings.platform ?? 'express');
   for (const document of [settings.openApi ?? []].flat()) serveOpenApi(app, document);
   await app.init();
   // Fastify serves requests handed to its server (supertest does that) only once it is ready.
@@ -55,6 +54,8 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
     bufferLogs: true,
     bodyParser: false,
   });
+  // First, so that requests the body parser refuses (400, 413) are counted too.
+  instrumentHttpApp(app, 'express');
   app.useBodyParser('json', { limit: settings.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES });
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -72,7 +73,9 @@ async function createFastifyApp(rootModule: object, settings: HttpAppSettings): 
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
-  return NestFactory.create<NestFastifyApplication>(rootModule, adapter, { bufferLogs: true });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, { bufferLogs: true });
+  instrumentHttpApp(app, 'fastify');
+  return app;
 }
 
 function serveOpenApi(app: INestApplication, settings: OpenApiDocumentSettings): void {

@@ -7,7 +7,7 @@ export const LIST_CACHE_CONTROL = 'private, must-revalidate, max-age=3600';
 /**
  * Answers a cacheable GET: Last-Modified and Cache-Control always; 304 without a body when If-Modified-Since
  * is not older than the resource (compared to the second, as HTTP dates go), else 200 with `body()`.
- * An If-Modified-Since that is not an HTTP date is ignored, as RFC 9110 asks.
+ * An If-Modified-Since that is not an HTTP date, or lies in the future, is ignored, as RFC 9110 asks.
  */
 export async function sendRevalidated<T>(
   request: Request,
@@ -21,12 +21,35 @@ export async function sendRevalidated<T>(
     response.status(304).end();
     return;
   }
-  response.json(await body());
+  // Not response.json(): Express would answer 304 by its own, lenient reading of If-Modified-Since.
+  response.type('json').end(JSON.stringify(await body()));
 }
 
 function notModifiedSince(header: string | undefined, lastModified: Date): boolean {
-  const since = header === undefined ? Number.NaN : Date.parse(header);
-  return !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+  const since = header === undefined ? undefined : httpDate(header);
+  return (
+    since !== undefined && since <= Date.now() && Math.floor(lastModified.getTime() / 1000) * 1000 <= since
+  );
+}
+
+const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** RFC 9110's three HTTP-date forms: IMF-fixdate, the obsolete RFC 850 form and asctime (read as GMT). */
+const HTTP_DATES = [
+  new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`),
+  new RegExp(
+    `^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`,
+  ),
+  new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} \\d{4}$`),
+];
+
+/** The instant of an HTTP date in milliseconds, undefined for anything else (`2030`, ISO dates, ...). */
+function httpDate(text: string): number | undefined {
+  const form = HTTP_DATES.findIndex((pattern) => pattern.test(text));
+  if (form < 0) return undefined;
+  const instant = Date.parse(form === 2 ? `${text} GMT` : text);
+  return Number.isNaN(instant) ? undefined : instant;
 }
 
 /** An enumeration list (employee and broker service alike), revalidated against the lists' own date. */

@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import {
+  getMultipartBoundary,
   MaxFileSizeExceededError,
   MaxHeaderSizeExceededError,
   MaxPartsExceededError,
-  MaxTotalSizeExceededError,
   MultipartParseError,
-} from '@remix-run/multipart-parser';
-import { parseMultipartRequest } from '@remix-run/multipart-parser/node';
+  parseMultipart,
+} from '@remix-run/multipart-parser/node';
 import { DomainError, ErrorCode } from '@broker/errors';
 import type { MultiCallLimits } from './multi-call-limits.js';
 
@@ -24,22 +24,28 @@ const requestTooLarge = (limits: MultiCallLimits) =>
   tooLarge(`A multi-call may take at most ${limits.maxRequestBytes} bytes`);
 
 /**
- * Reads every part of a multipart/related request, streaming, within `limits`. Nothing runs before the whole
- * batch is read, so a batch over a limit or malformed anywhere is refused as a whole.
+ * Reads every part of a multipart/related request within `limits`. The body is read as it streams in and
+ * refused (413) as soon as it crosses the request limit; then its parts are parsed. Nothing runs before the
+ * whole batch is read, so a batch over a limit or malformed anywhere is refused as a whole.
  */
 export async function readBatch(request: IncomingMessage, limits: MultiCallLimits): Promise<RequestPart[]> {
-  if (!MULTIPART_RELATED.test(request.headers['content-type'] ?? ''))
+  const contentType = request.headers['content-type'] ?? '';
+  if (!MULTIPART_RELATED.test(contentType))
     throw malformed('A multi-call is sent as Content-Type multipart/related with a boundary');
+  const boundary = getMultipartBoundary(contentType);
+  if (!boundary) throw malformed('The Content-Type of a multi-call names no boundary');
   if (Number(request.headers['content-length']) > limits.maxRequestBytes) throw requestTooLarge(limits);
+  const body = await readBody(request, limits);
   const parts: RequestPart[] = [];
   try {
-    const reader = parseMultipartRequest(request, {
+    const parsed = parseMultipart(withoutPreambleAndEpilogue(body, boundary), {
+      boundary,
       maxParts: limits.maxParts,
       maxFileSize: limits.maxPartBytes,
-      maxTotalSize: limits.maxRequestBytes,
+      maxTotalSize: limits.maxRequestBytes, // the library's default would be lower
       maxHeaderSize: limits.maxPartHeaderBytes,
     });
-    for await (const part of reader) parts.push({ headers: part.headers, body: Buffer.from(part.bytes) });
+    for (const part of parsed) parts.push({ headers: part.headers, body: Buffer.from(part.bytes) });
   } catch (error) {
     throw batchError(error, limits);
   }
@@ -47,15 +53,45 @@ export async function readBatch(request: IncomingMessage, limits: MultiCallLimit
   return parts;
 }
 
+async function readBody(request: IncomingMessage, limits: MultiCallLimits): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limits.maxRequestBytes) throw requestTooLarge(limits);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw malformed('The multi-call ended before its body was complete');
+  }
+  return Buffer.concat(chunks);
+}
+
+/** RFC 2046 allows text before the first boundary and after the last one; neither belongs to a part. */
+function withoutPreambleAndEpilogue(body: Buffer, boundary: string): Buffer {
+  const first = body.indexOf(`--${boundary}`);
+  const start = first > 0 && body.subarray(first - 2, first).toString() === '\r\n' ? first : 0;
+  const close = `--${boundary}--`;
+  const last = body.lastIndexOf(close);
+  return last < start
+    ? body.subarray(start)
+    : Buffer.concat([body.subarray(start, last + close.length), CRLF]);
+}
+
+const CRLF = Buffer.from('\r\n');
+
 function batchError(error: unknown, limits: MultiCallLimits): unknown {
   if (error instanceof MaxPartsExceededError)
     return tooLarge(`A multi-call may hold at most ${limits.maxParts} parts`);
   if (error instanceof MaxFileSizeExceededError)
     return tooLarge(`A part of a multi-call may hold at most ${limits.maxPartBytes} bytes`);
-  if (error instanceof MaxTotalSizeExceededError) return requestTooLarge(limits);
   if (error instanceof MaxHeaderSizeExceededError)
     return malformed(`The headers of a part may take at most ${limits.maxPartHeaderBytes} bytes`);
   if (error instanceof MultipartParseError)
     return malformed(`The multi-call is not valid multipart: ${error.message}`);
+  if ((error as { code?: unknown }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA')
+    return malformed('The headers of a part are not valid UTF-8');
   return error;
 }

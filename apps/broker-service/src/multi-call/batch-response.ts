@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { PartAnswer } from './in-process-connection.js';
+import type { PartAnswer } from './in-process-client.js';
 
 /** A part's answer and the Content-ID of the request part it answers (none when that part had none). */
 export interface AnsweredPart {

@@ -1,4 +1,4 @@
-import { applyDecorators, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { applyDecorators, Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { HeaderGroupGuard, type SvcPrincipal } from '@broker/auth';
@@ -38,14 +38,12 @@ export class MultiCallController {
   constructor(private readonly multiCall: MultiCallService) {}
 
   @Post(BROKER_BASE)
-  @HttpCode(200)
   @DocumentedAsMultiCall()
   brokerBatch(@Caller() caller: SvcPrincipal, @Req() request: Request, @Res() response: Response) {
     return this.answer(caller, 'broker', request, response);
   }
 
   @Post(EMPLOYEE_BASE)
-  @HttpCode(200)
   @DocumentedAsMultiCall()
   employeeBatch(@Caller() caller: SvcPrincipal, @Req() request: Request, @Res() response: Response) {
     return this.answer(caller, 'employee', request, response);

@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server } from 'node:http';
 import { InProcessCallers, type SvcPrincipal } from '@broker/auth';
+import { DomainError } from '@broker/errors';
 import { readBatch } from './batch-reader.js';
 import { type AnsweredPart } from './batch-response.js';
-import { InProcessConnection, type PartAnswer } from './in-process-connection.js';
+import { InProcessClient, type PartAnswer } from './in-process-client.js';
 import { MULTI_CALL_LIMITS, type MultiCallLimits } from './multi-call-limits.js';
 import { type PartCall, planParts, stepsOf } from './part-plan.js';
 
@@ -38,35 +39,33 @@ export class MultiCallService {
     requestId: string,
     abandoned: AbortSignal,
   ): Promise<AnsweredPart[]> {
+    if (this.callers.callerOf(request))
+      throw DomainError.validation(['A multi-call cannot be a part of another multi-call']);
     const planned = planParts(await readBatch(request, this.limits), base);
     const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
-    const connection = new InProcessConnection(server, this.callers, caller, {
+    const client = new InProcessClient(server, this.callers, caller, {
       maxConnections: PARALLEL_READS,
       remoteAddress: request.socket.remoteAddress,
     });
+    const answers: PartAnswer[] = [];
+    const answer = async (index: number) => {
+      const part = planned[index];
+      answers[index] =
+        'call' in part
+          ? await this.send(client, asPartOf(request, part.call, `${requestId}.${index + 1}`))
+          : badPart(part.problem);
+    };
     try {
-      const answers: PartAnswer[] = [];
-      for (const step of stepsOf(planned)) {
-        if (abandoned.aborted) break;
-        await Promise.all(
-          step.map(async (index) => {
-            const part = planned[index];
-            answers[index] =
-              'call' in part
-                ? await this.send(connection, withRequestId(part.call, `${requestId}.${index + 1}`, request))
-                : badPart(part.problem);
-          }),
-        );
-      }
-      return answers.map((answer, index) => ({ requestId: planned[index].contentId, answer }));
+      for (const step of stepsOf(planned)) await runStep(step, answer, abandoned);
+      return answers.map((answered, index) => ({ requestId: planned[index].contentId, answer: answered }));
     } finally {
-      connection.close();
+      client.close();
     }
   }
 
-  private async send(connection: InProcessConnection, call: PartCall): Promise<PartAnswer> {
+  private async send(client: InProcessClient, call: PartCall): Promise<PartAnswer> {
     try {
-      return await connection.send(call);
+      return await client.send(call);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'string' && UNSENDABLE.test(code))
@@ -76,8 +75,28 @@ export class MultiCallService {
   }
 }
 
-/** Each part logs under the batch's request id with its position; the caller's time zone carries over. */
-function withRequestId(call: PartCall, id: string, outer: IncomingMessage): PartCall {
+/**
+ * Runs the parts of one step, up to PARALLEL_READS at once (a write is a step of its own); once `abandoned`,
+ * no further part starts.
+ */
+async function runStep(
+  step: readonly number[],
+  answer: (index: number) => Promise<void>,
+  abandoned: AbortSignal,
+) {
+  const waiting = [...step];
+  const lane = async () => {
+    for (let index = waiting.shift(); index !== undefined && !abandoned.aborted; index = waiting.shift())
+      await answer(index);
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, waiting.length) }, lane));
+}
+
+/**
+ * The call as a part of the batch `outer`: logged under the batch's request id with the part's position, and in
+ * the batch's time zone unless the part states its own.
+ */
+function asPartOf(outer: IncomingMessage, call: PartCall, id: string): PartCall {
   const zone = outer.headers['x-svc-timezone'];
   return {
     ...call,

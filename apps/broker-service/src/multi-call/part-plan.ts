@@ -15,6 +15,9 @@ export type PlannedPart = { contentId: string | undefined } & ({ call: PartCall 
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+/** RFC 3986 path and query characters: unreserved, sub-delimiters, `:`, `@`, `/`, `?` and percent-escapes. */
+const URI_PATH_AND_QUERY = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]+$/;
+
 /** Part headers that steer the batch, or belong to a connection, rather than to the call. */
 const NOT_FORWARDED = new Set([
   'content-id',
@@ -77,8 +80,8 @@ export function planParts(parts: readonly RequestPart[], base: string): PlannedP
 function pathProblem(path: string, base: string): string | undefined {
   if (path === base || path.startsWith(`${base}?`) || path.startsWith(`${base}/?`))
     return `X-Svc-Path ${path} names the multi-call itself`;
-  if (/[^\u0021-\u007e]|\\/.test(path))
-    return `X-Svc-Path ${path} must be a percent-encoded path without spaces or backslashes`;
+  if (!URI_PATH_AND_QUERY.test(path))
+    return `X-Svc-Path ${path} must be a path and query of URI characters (others percent-encoded), without a fragment`;
   const relative = path.startsWith(`${base}/`) ? path.slice(base.length) : path;
   const pathname = relative.split('?')[0];
   const outside = `X-Svc-Path ${path} is not a path under ${base}`;

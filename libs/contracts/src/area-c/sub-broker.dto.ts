@@ -1,6 +1,7 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -11,6 +12,10 @@ import {
 import { EMAIL_ADDRESS, PHONE_NUMBER, POSTAL_CODE, WEBSITE } from './contact-patterns.js';
 import { NAME_MAX, TEXT_MAX, VALUE_MAX } from './customer.dto.js';
 
+/** Values are taken trimmed: formats are checked, and texts stored, without surrounding blanks. */
+const trimmed = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+
 /** The decorators of one field, applied in order. */
 function field(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
@@ -19,12 +24,9 @@ function field(...decorators: PropertyDecorator[]): PropertyDecorator {
 /** A text that an empty or blank string (or null) clears; otherwise it must match `pattern` when one is given. */
 function ClearableText(maxLength: number, pattern?: { regex: RegExp; message: string }): PropertyDecorator {
   const format = pattern
-    ? [
-        ValidateIf((_object, value) => typeof value !== 'string' || value.trim() !== ''),
-        Matches(pattern.regex, { message: pattern.message }),
-      ]
+    ? [ValidateIf((_object, value) => value !== ''), Matches(pattern.regex, { message: pattern.message })]
     : [];
-  return field(IsOptional(), IsString(), MaxLength(maxLength), ...format);
+  return field(trimmed(), IsOptional(), IsString(), MaxLength(maxLength), ...format);
 }
 
 const PostalCode = () =>
@@ -37,6 +39,7 @@ const PhoneNumber = (name: string) =>
 /** A field that may be changed but never cleared. */
 const RequiredText = (clearMessage: string) =>
   field(
+    trimmed(),
     ValidateIf((_object, value) => value !== undefined),
     IsString(),
     IsNotEmpty({ message: clearMessage }),
@@ -88,11 +91,13 @@ export class UntervermittlerdatensatzInput {
   @ClearableText(TEXT_MAX) Impressum?: string | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => UntervermittlerAdresse)
   Adresse?: UntervermittlerAdresse;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => UntervermittlerKommunikationsdaten)
   Kommunikationsdaten?: UntervermittlerKommunikationsdaten;

@@ -21,6 +21,11 @@ function countingFunction(event: ContractEvent): string {
     CREATE FUNCTION broker.count_broker_companies_on_${event.toLowerCase()}() RETURNS trigger
     LANGUAGE plpgsql AS $$
     BEGIN
+      -- Rows locked in key order, so two imports touching the same pairs wait instead of deadlocking.
+      PERFORM 1 FROM broker.broker_company bc
+        WHERE (bc.tenant_id, bc.broker_id, bc.company_id) IN
+              (SELECT tenant_id, broker_id, company_id FROM (${CONTRACT_DELTAS[event]}) AS one)
+        ORDER BY bc.tenant_id, bc.broker_id, bc.company_id FOR UPDATE;
       WITH change AS (
         SELECT tenant_id, broker_id, company_id, sum(delta) AS delta FROM (${CONTRACT_DELTAS[event]}) AS one
          GROUP BY 1, 2, 3 HAVING sum(delta) <> 0),
@@ -28,7 +33,7 @@ function countingFunction(event: ContractEvent): string {
         UPDATE broker.broker_company bc
            SET contract_count = bc.contract_count + change.delta,
                changed_at = CASE WHEN (bc.contract_count = 0) <> (bc.contract_count + change.delta = 0)
-                                 THEN now() ELSE bc.changed_at END
+                                 THEN clock_timestamp() ELSE bc.changed_at END
           FROM change
          WHERE bc.tenant_id = change.tenant_id AND bc.broker_id = change.broker_id
            AND bc.company_id = change.company_id
@@ -41,7 +46,7 @@ function countingFunction(event: ContractEvent): string {
       -- A row another transaction inserted meanwhile (only additions can meet one).
       ON CONFLICT (tenant_id, broker_id, company_id) DO UPDATE
         SET contract_count = bc.contract_count + EXCLUDED.contract_count,
-            changed_at = CASE WHEN bc.contract_count = 0 THEN now() ELSE bc.changed_at END;
+            changed_at = CASE WHEN bc.contract_count = 0 THEN clock_timestamp() ELSE bc.changed_at END;
       RETURN NULL;
     END $$`;
 }
@@ -67,7 +72,7 @@ const EVENTS = Object.keys(CONTRACT_DELTAS) as ContractEvent[];
  * `broker.contract` (one grouped update per statement, so a bulk import pays once, not per row). `changed_at`
  * moves only when a company enters or leaves a broker's contracts, or an agreement of the broker with it ends
  * (a row with count 0 keeps that date), which gives the list an exact Last-Modified without reading the
- * broker's contracts.
+ * broker's contracts. A change is dated by its statement (clock_timestamp(), not the transaction's start).
  */
 export class CompanyAgreements1763700000010 implements MigrationInterface {
   name = 'CompanyAgreements1763700000010';
@@ -91,9 +96,11 @@ export class CompanyAgreements1763700000010 implements MigrationInterface {
         broker_id bigint NOT NULL,
         company_id bigint NOT NULL,
         contract_count bigint NOT NULL CHECK (contract_count >= 0),
-        changed_at timestamptz NOT NULL DEFAULT now(),
+        changed_at timestamptz NOT NULL DEFAULT clock_timestamp(),
         PRIMARY KEY (tenant_id, broker_id, company_id)
       )`);
+    // No contract may be written between the backfill and the triggers taking over.
+    await db.query('LOCK TABLE broker.contract IN SHARE ROW EXCLUSIVE MODE');
     await db.query(`
       INSERT INTO broker.broker_company (tenant_id, broker_id, company_id, contract_count)
       SELECT tenant_id, broker_id, company_id, count(*) FROM broker.contract GROUP BY 1, 2, 3`);
@@ -107,7 +114,7 @@ export class CompanyAgreements1763700000010 implements MigrationInterface {
       BEGIN
         INSERT INTO broker.broker_company (tenant_id, broker_id, company_id, contract_count)
         VALUES (OLD.tenant_id, OLD.broker_id, OLD.company_id, 0)
-        ON CONFLICT (tenant_id, broker_id, company_id) DO UPDATE SET changed_at = now();
+        ON CONFLICT (tenant_id, broker_id, company_id) DO UPDATE SET changed_at = clock_timestamp();
         RETURN NULL;
       END $$`);
     await db.query(`

@@ -19,6 +19,9 @@ export const SUB_BROKER_COLUMNS = {
 type SubBrokerField = keyof typeof SUB_BROKER_COLUMNS;
 export type SubBrokerColumn = (typeof SUB_BROKER_COLUMNS)[SubBrokerField];
 
+/** A value as stored: `""` and null both clear (the DTO has trimmed the value already). */
+const cleared = (value: string | null | undefined) => (value === '' ? null : value);
+
 /**
  * The column changes a PATCH asks for: omitted fields are absent, an empty (or blank) string or null clears
  * (null in the column). Nested Adresse and Kommunikationsdaten fields count like flat ones; a field given both
@@ -32,15 +35,14 @@ export function subBrokerChanges(input: UntervermittlerdatensatzInput): Map<SubB
   const changes = new Map<SubBrokerColumn, string | null>();
   const problems: string[] = [];
   for (const field of Object.keys(SUB_BROKER_COLUMNS) as SubBrokerField[]) {
-    const flat = input[field];
-    const inner = nested[field];
+    const flat = cleared(input[field]);
+    const inner = cleared(nested[field]);
     if (flat !== undefined && inner !== undefined && flat !== inner)
       problems.push(`${field} is given flat and nested with different values`);
     const value = flat !== undefined ? flat : inner;
     if (value === undefined) continue;
-    const cleared = value === null || value.trim() === '';
-    if (cleared && field === 'Name') problems.push('Name cannot be cleared');
-    changes.set(SUB_BROKER_COLUMNS[field], cleared ? null : value.trim());
+    if (value === null && field === 'Name') problems.push('Name cannot be cleared');
+    changes.set(SUB_BROKER_COLUMNS[field], value);
   }
   if (problems.length > 0) throw DomainError.validation(problems);
   return changes;

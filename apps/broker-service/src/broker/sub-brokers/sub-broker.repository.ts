@@ -6,11 +6,13 @@ import type { SubBrokerColumn } from './sub-broker-changes.js';
 
 @Injectable()
 export class SubBrokerRepository {
-  /** Serialises moves within a tenant, so two concurrent moves cannot build a cycle between them. */
-  async lockHierarchy(db: EntityManager, tenantId: string): Promise<void> {
-    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('broker.broker hierarchy ' || $1, 0))`, [
-      tenantId,
-    ]);
+  /**
+   * The tenant's broker tree for this transaction: `exclusive` for a move (two concurrent moves cannot build a
+   * cycle between them), shared for an edit (a move cannot take the broker out of the caller's tree meanwhile).
+   */
+  async lockHierarchy(db: EntityManager, tenantId: string, mode: 'shared' | 'exclusive'): Promise<void> {
+    const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+    await db.query(`SELECT ${lock}(hashtextextended('broker.broker hierarchy ' || $1, 0))`, [tenantId]);
   }
 
   /** Whether `brokerId` is `rootId` or below it. */

@@ -22,11 +22,16 @@ export class SubBrokerService {
   ): Promise<UntervermittlerView> {
     const changes: Map<SubBrokerColumn | 'parent_id', string | null> = subBrokerChanges(input);
     return this.db.transaction(async (tx) => {
-      if (input.Uebervermittler !== undefined) await this.subBrokers.lockHierarchy(tx, caller.tenantId);
+      const parentNumber = input.Uebervermittler;
+      await this.subBrokers.lockHierarchy(
+        tx,
+        caller.tenantId,
+        parentNumber === undefined ? 'shared' : 'exclusive',
+      );
       const brokerId = await visibleBrokerId(tx, caller, brokerNumber, { belowOnly: true, lock: true });
       if (!brokerId) throw brokerNotFound(brokerNumber);
-      if (input.Uebervermittler !== undefined)
-        changes.set('parent_id', await this.newParent(tx, caller, brokerId, input.Uebervermittler));
+      if (parentNumber !== undefined)
+        changes.set('parent_id', await this.newParent(tx, caller, brokerId, parentNumber));
       await this.subBrokers.update(tx, caller.tenantId, brokerId, changes);
       return this.subBrokers.read(tx, caller.tenantId, brokerId);
     });

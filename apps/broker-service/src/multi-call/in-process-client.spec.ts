@@ -1,7 +1,7 @@
 import http, { type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { InProcessCallers, type SvcPrincipal } from '@broker/auth';
-import { InProcessConnection } from './in-process-connection.js';
+import { InProcessClient } from './in-process-client.js';
 
 const CALLER: SvcPrincipal = {
   tenantId: '1',
@@ -11,7 +11,7 @@ const CALLER: SvcPrincipal = {
   apiClientId: '3',
 };
 
-describe('InProcessConnection', () => {
+describe('InProcessClient', () => {
   const callers = new InProcessCallers();
   let server: Server;
   const serverSides: Duplex[] = [];
@@ -44,13 +44,13 @@ describe('InProcessConnection', () => {
   });
 
   it('sends each call through the server over one in-memory connection bound to the caller', async () => {
-    const connection = new InProcessConnection(server, callers, CALLER, {
+    const client = new InProcessClient(server, callers, CALLER, {
       maxConnections: 1,
       remoteAddress: '10.0.0.1',
     });
-    const first = await connection.send(call('/one?x=1', 'hello'));
-    const second = await connection.send(call('/two'));
-    connection.close();
+    const first = await client.send(call('/one?x=1', 'hello'));
+    const second = await client.send(call('/two'));
+    client.close();
     expect(first.status).toBe(200);
     expect(JSON.parse(first.body.toString())).toEqual({
       method: 'POST',
@@ -67,10 +67,10 @@ describe('InProcessConnection', () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
     try {
-      const connection = new InProcessConnection(server, callers, CALLER, { maxConnections: 1 });
+      const client = new InProcessClient(server, callers, CALLER, { maxConnections: 1 });
       for (let index = 0; index < 25; index++)
-        expect((await connection.send(call(`/part-${index}`))).status).toBe(200);
-      connection.close();
+        expect((await client.send(call(`/part-${index}`))).status).toBe(200);
+      client.close();
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off('warning', onWarning);

@@ -11,8 +11,8 @@ export interface PartAnswer {
 }
 
 /**
- * Keeps one in-memory connection to this process's own HTTP server: no socket, no port, but the server's
- * whole stack (routing, guards, pipes, filters, logging) exactly as for a call from outside.
+ * Opens in-memory connections to this process's own HTTP server and keeps them for the next call: no socket,
+ * no port, but the server's whole stack (routing, guards, pipes, filters, logging) as for a call from outside.
  */
 class InMemoryAgent extends http.Agent {
   private readonly serverSides: Duplex[] = [];
@@ -45,11 +45,11 @@ class InMemoryAgent extends http.Agent {
 }
 
 /**
- * The connections a multi-call runs its parts over: up to `maxConnections` at once, each reused for the next
- * part. They are bound to the batch's caller, which HeaderGroupGuard accepts in place of a header group (the
- * outer request spent its nonce).
+ * The HTTP client a multi-call sends its parts with, over up to `maxConnections` in-memory connections, each
+ * reused for the next part. They are bound to the batch's caller, which HeaderGroupGuard accepts in place of a
+ * header group (the outer request spent its nonce).
  */
-export class InProcessConnection {
+export class InProcessClient {
   private readonly agent: InMemoryAgent;
 
   constructor(
