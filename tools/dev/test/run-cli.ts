@@ -39,10 +39,10 @@ export interface RunningProcess {
   terminate(): Promise<number | null>;
 }
 
-/** Starts a built HTTP process of the repository on a free port; resolves once it listens. */
+/** Starts a built HTTP process (`script` relative to the repository root, or absolute) on a free port; resolves once it listens. */
 export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<RunningProcess> {
   const port = await findFreePort();
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
+  const child = spawn(process.execPath, [path.resolve(REPO_ROOT, script)], {
     env: definedOnly({ PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
