@@ -1,17 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createImportTestEnvironment,
-  createTestDatabase,
-  createTestRedisNamespace,
-  type ImportTestEnvironment,
-  type TestDatabase,
-  type TestRedisNamespace,
-} from '@broker/testing';
 import { REPO_ROOT, startProcess } from './run-cli.js';
+import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
 const PNPM_VERSION = '12.21.0';
 
@@ -44,37 +36,18 @@ const APPS = ['import-service', 'calc-service', 'broker-service'] as const;
 
 /** The image contents, proven without a Docker engine: each app's production bundle runs with plain node. */
 describe('production bundles (the images’ contents)', () => {
-  let database: TestDatabase;
-  let importEnvironment: ImportTestEnvironment;
-  let redis: TestRedisNamespace;
-  let env: NodeJS.ProcessEnv;
+  let suiteEnvironment: SuiteEnvironment;
   let bundles: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    importEnvironment = await createImportTestEnvironment();
-    redis = createTestRedisNamespace();
-    env = {
-      ...importEnvironment.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      IMPORT_QUEUE_PREFIX: redis.prefix,
-      API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
-        .privateKey.export({ type: 'pkcs8', format: 'pem' })
-        .toString(),
-      LOG_LEVEL: 'warn',
-    };
+    suiteEnvironment = await createSuiteEnvironment({ NODE_ENV: 'production', LOG_LEVEL: 'warn' });
     bundles = mkdtempSync(join(tmpdir(), 'bundles-'));
     await Promise.all(APPS.map((app) => deployBundle(app, join(bundles, app))));
   }, 240_000);
 
   afterAll(async () => {
     rmSync(bundles, { recursive: true, force: true });
-    await database?.drop();
-    await importEnvironment?.cleanup();
-    await redis?.clear();
+    await suiteEnvironment?.cleanup();
   });
 
   it.each([
@@ -84,7 +57,7 @@ describe('production bundles (the images’ contents)', () => {
     ['broker-service', 'dist/main.js'],
   ])('%s %s starts from its bundle alone and is ready', async (app, entry) => {
     const bundle = join(bundles, app);
-    const running = await startProcess(join(bundle, entry), env);
+    const running = await startProcess(join(bundle, entry), suiteEnvironment.env);
     try {
       const ready = await fetch(`${running.baseUrl}/health/ready`);
       expect(ready.status).toBe(200);

@@ -1,21 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from '@broker/local-services';
-import {
-  createImportTestEnvironment,
-  createTestDatabase,
-  createTestRedisNamespace,
-  type ImportTestEnvironment,
-  type TestDatabase,
-  type TestRedisNamespace,
-  waitFor,
-} from '@broker/testing';
+import { waitFor } from '@broker/testing';
 import { renderGatewayConfig, UPLOAD_FRAMING_BYTES } from '../src/gateway-config.js';
 import { type RunningProcess, startProcess } from './run-cli.js';
+import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
 /** Debian's nginx, installed when missing and possible (root with apt); undefined where it cannot be had. */
 function ensureNginx(): string | undefined {
@@ -51,30 +43,15 @@ interface Answer {
 }
 
 describeWithNginx('gateway (nginx) in front of the three areas', () => {
-  let database: TestDatabase;
-  let importEnvironment: ImportTestEnvironment;
-  let redis: TestRedisNamespace;
+  let suiteEnvironment: SuiteEnvironment;
   let services: Record<'import' | 'calc' | 'broker', RunningProcess>;
   let gateway: ChildProcess;
   let gatewayPort: number;
   let stateDir: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    importEnvironment = await createImportTestEnvironment();
-    redis = createTestRedisNamespace();
-    const env: NodeJS.ProcessEnv = {
-      ...importEnvironment.env,
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      IMPORT_QUEUE_PREFIX: redis.prefix,
-      IMPORT_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES),
-      API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
-        .privateKey.export({ type: 'pkcs8', format: 'pem' })
-        .toString(),
-      LOG_LEVEL: 'info',
-    };
+    suiteEnvironment = await createSuiteEnvironment({ IMPORT_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) });
+    const env = suiteEnvironment.env;
     const [importService, calc, broker] = await Promise.all([
       startProcess('apps/import-service/dist/main.js', env),
       startProcess('apps/calc-service/dist/main.js', env),
@@ -122,9 +99,7 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     gateway?.kill('SIGTERM');
     await Promise.all(Object.values(services ?? {}).map((service) => service.terminate()));
     rmSync(stateDir, { recursive: true, force: true });
-    await database?.drop();
-    await importEnvironment?.cleanup();
-    await redis?.clear();
+    await suiteEnvironment?.cleanup();
   });
 
   /** One request to the gateway; `host` picks the server block by name. */

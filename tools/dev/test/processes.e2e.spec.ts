@@ -1,47 +1,21 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createImportTestEnvironment,
-  createTestDatabase,
-  createTestRedisNamespace,
-  type ImportTestEnvironment,
-  type TestDatabase,
-  type TestRedisNamespace,
-} from '@broker/testing';
 import { suite } from '../src/suite.js';
 import { runScript, startProcess } from './run-cli.js';
+import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
 /** Every process of the suite, as `pnpm start` runs it: built output, configured by environment only. */
 describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', (_name, entry) => {
-  let database: TestDatabase;
-  let importEnvironment: ImportTestEnvironment;
-  let redis: TestRedisNamespace;
+  let suiteEnvironment: SuiteEnvironment;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    importEnvironment = await createImportTestEnvironment();
-    redis = createTestRedisNamespace();
-    env = {
-      ...entry.env,
-      ...importEnvironment.env,
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      IMPORT_QUEUE_PREFIX: redis.prefix,
-      API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
-        .privateKey.export({ type: 'pkcs8', format: 'pem' })
-        .toString(),
-      LOG_LEVEL: 'info',
-    };
+    suiteEnvironment = await createSuiteEnvironment(entry.env);
+    env = suiteEnvironment.env;
   });
-  afterAll(async () => {
-    await database?.drop();
-    await importEnvironment?.cleanup();
-    await redis?.clear();
-  });
+  afterAll(() => suiteEnvironment?.cleanup());
 
   it('boots against the real services, is ready, logs JSON with request ids, and exits 0 on SIGTERM', async () => {
     const running = await startProcess(entry.script, env);

@@ -1,0 +1,34 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createImportTestEnvironment, createTestDatabase, createTestRedisNamespace } from '@broker/testing';
+
+/** What every process of the suite needs to boot in a test: its own database, Redis namespace and keys. */
+export interface SuiteEnvironment {
+  env: NodeJS.ProcessEnv;
+  cleanup(): Promise<void>;
+}
+
+/** `overrides` adds to or replaces variables (LOG_LEVEL is `info` unless given). */
+export async function createSuiteEnvironment(overrides: NodeJS.ProcessEnv = {}): Promise<SuiteEnvironment> {
+  const database = await createTestDatabase();
+  const importEnvironment = await createImportTestEnvironment();
+  const redis = createTestRedisNamespace();
+  return {
+    env: {
+      ...importEnvironment.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      IMPORT_QUEUE_PREFIX: redis.prefix,
+      API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+      LOG_LEVEL: 'info',
+      ...overrides,
+    },
+    async cleanup() {
+      await database.drop();
+      await importEnvironment.cleanup();
+      await redis.clear();
+    },
+  };
+}
