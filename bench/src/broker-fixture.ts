@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { Client } from 'pg';
+import path from 'node:path';
+import { Client } from 'pg';
 import { ApiKeyCipher } from '@broker/auth';
+import { findWorkspaceRoot, stopChild } from '@broker/local-services';
+import {
+  createTestDatabase,
+  createTestRedisNamespace,
+  insertBrokerFixture,
+  type TestDatabase,
+  type TestRedisNamespace,
+} from '@broker/testing';
+import { type ServiceProcess, startServiceProcess } from './service-process.js';
 
 /** The fixture's tenant, its brokers by number, and the key the service decrypts API keys with. */
 export interface Fixture {
@@ -46,3 +56,53 @@ export async function insertApiClient(
 /** The value at `share` (0.5 for the median) of ascending `sorted`. */
 export const percentile = (sorted: number[], share: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? 0;
+
+const SERVICE_ENTRY = path.join(findWorkspaceRoot(__dirname), 'apps/broker-service/dist/main.js');
+
+/**
+ * What the broker service benches stand on: a fresh database with the broker fixture and an API client
+ * (`db` connected to it), a Redis namespace, and the built broker service as a child process once started.
+ */
+export class BrokerBench {
+  private service: ServiceProcess | undefined;
+
+  private constructor(
+    readonly database: TestDatabase,
+    private readonly redis: TestRedisNamespace,
+    readonly db: Client,
+    readonly fixture: Fixture,
+  ) {}
+
+  static async open(apiClient: ApiClientKey, employee?: string): Promise<BrokerBench> {
+    const database = await createTestDatabase();
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    await insertBrokerFixture(database.url);
+    return new BrokerBench(
+      database,
+      createTestRedisNamespace(),
+      db,
+      await insertApiClient(db, apiClient, employee),
+    );
+  }
+
+  async startService(): Promise<ServiceProcess> {
+    this.service = await startServiceProcess(SERVICE_ENTRY, {
+      ...process.env,
+      DATABASE_URL: this.database.url,
+      REDIS_URL: this.redis.url,
+      BROKER_REDIS_PREFIX: this.redis.prefix,
+      API_KEY_ENCRYPTION_KEY: this.fixture.encryptionKey.toString('base64'),
+      LOG_LEVEL: 'warn',
+    });
+    return this.service;
+  }
+
+  /** Stops the service and removes everything; `keepDatabase` leaves the database for a look afterwards. */
+  async close(keepDatabase = false): Promise<void> {
+    if (this.service) await stopChild(this.service, 'SIGTERM', 'SIGKILL', 10_000);
+    await this.db.end().catch(() => undefined);
+    await this.redis.clear();
+    if (!keepDatabase) await this.database.drop();
+  }
+}

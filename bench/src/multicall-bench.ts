@@ -1,13 +1,8 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { Client } from 'pg';
 import { svcOtp } from '@broker/auth';
-import { findWorkspaceRoot, stopChild } from '@broker/local-services';
-import { createTestDatabase, createTestRedisNamespace, insertBrokerFixture } from '@broker/testing';
-import { insertApiClient, percentile } from './broker-fixture.js';
-import { type ServiceProcess, startServiceProcess } from './service-process.js';
+import { BrokerBench, percentile } from './broker-fixture.js';
 
 /**
  * bench/multicall: one single GET of the broker service against a multi-call (POST {base_url},
@@ -18,8 +13,6 @@ import { type ServiceProcess, startServiceProcess } from './service-process.js';
  * throughput at a few connections (autocannon). Every answer is checked; results in bench/README.md.
  */
 
-const root = findWorkspaceRoot(__dirname);
-const SERVICE_ENTRY = path.join(root, 'apps/broker-service/dist/main.js');
 const BASE = '/service/demo/broker/v1/rest';
 const API_CLIENT = { apiId: 'bench-api', apiKey: 'bench-api-key-0123456789' };
 const CONNECTIONS = 8;
@@ -360,28 +353,16 @@ function report(latencies: LatencyRow[], throughputs: ThroughputRow[]): string[]
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? DEFAULT_SECONDS);
-  const database = await createTestDatabase();
-  const redis = createTestRedisNamespace();
-  const db = new Client({ connectionString: database.url });
-  let service: ServiceProcess | undefined;
+  const bench = await BrokerBench.open(API_CLIENT);
   try {
-    await db.connect();
-    await insertBrokerFixture(database.url);
-    const fixture = await insertApiClient(db, API_CLIENT);
+    const { db, fixture } = bench;
     // Agreements with both insurers of the fixture, so /V1000/gesellschaften lists two companies.
     await db.query(
       `INSERT INTO broker.company_agreement (tenant_id, broker_id, company_id, agency_number)
        SELECT tenant_id, $2, id, 'AG-' || vu_number FROM broker.company WHERE tenant_id = $1`,
       [fixture.tenantId, fixture.brokers.V1000],
     );
-    service = await startServiceProcess(SERVICE_ENTRY, {
-      ...process.env,
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      BROKER_REDIS_PREFIX: redis.prefix,
-      API_KEY_ENCRYPTION_KEY: fixture.encryptionKey.toString('base64'),
-      LOG_LEVEL: 'warn',
-    });
+    const service = await bench.startService();
     const rssAtStart = residentMiB(service.pid);
 
     const references = new Map<Mix, Buffer>();
@@ -421,10 +402,7 @@ async function main(): Promise<void> {
       ].join('\n')}\n`,
     );
   } finally {
-    if (service) await stopChild(service, 'SIGTERM', 'SIGKILL', 10_000);
-    await db.end().catch(() => undefined);
-    await redis.clear();
-    await database.drop();
+    await bench.close();
   }
 }
 

@@ -1,15 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { svcDigest } from '@broker/auth';
-import { findWorkspaceRoot, stopChild } from '@broker/local-services';
-import { type Fixture, insertApiClient, percentile } from './broker-fixture.js';
-import { type ServiceProcess, startServiceProcess } from './service-process.js';
-import { createTestDatabase, createTestRedisNamespace, insertBrokerFixture } from '@broker/testing';
+import { BrokerBench, type Fixture, percentile } from './broker-fixture.js';
 
 /**
  * searchKunden at scale: a fresh database with 1,000,000 synthetic customers (argument 1 changes the number),
@@ -19,8 +15,6 @@ import { createTestDatabase, createTestRedisNamespace, insertBrokerFixture } fro
  * Finally the cost of the search triggers on a bulk write. Results in bench/README.md.
  */
 
-const root = findWorkspaceRoot(__dirname);
-const SERVICE_ENTRY = path.join(root, 'apps/broker-service/dist/main.js');
 const DEFAULT_CUSTOMERS = 1_000_000;
 /** The extra batch written with the search triggers on, to show what they cost a bulk write. */
 const TRIGGER_BATCH = 20_000;
@@ -500,15 +494,12 @@ async function checkTotals(db: Client, port: number, email: string): Promise<str
 
 async function main(): Promise<void> {
   const customers = Number(process.argv[2] ?? DEFAULT_CUSTOMERS);
-  const database = await createTestDatabase();
-  const redis = createTestRedisNamespace();
-  const db = new Client({ connectionString: database.url });
-  let service: ServiceProcess | undefined;
   const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+  const bench = await BrokerBench.open(API_CLIENT, EMPLOYEE);
+  // SEARCH_BENCH_KEEP_DATABASE=1 keeps the seeded database for EXPLAIN (drop it by hand afterwards).
+  const keepDatabase = process.env.SEARCH_BENCH_KEEP_DATABASE === '1';
   try {
-    await db.connect();
-    await insertBrokerFixture(database.url);
-    const fixture = await insertApiClient(db, API_CLIENT, EMPLOYEE);
+    const { db, fixture } = bench;
 
     log(`seeding ${customers} customers by COPY (triggers off) ...`);
     const started = process.hrtime.bigint();
@@ -530,15 +521,7 @@ async function main(): Promise<void> {
       )
     ).rows;
 
-    const env = {
-      ...process.env,
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      BROKER_REDIS_PREFIX: redis.prefix,
-      API_KEY_ENCRYPTION_KEY: fixture.encryptionKey.toString('base64'),
-      LOG_LEVEL: 'warn',
-    };
-    service = await startServiceProcess(SERVICE_ENTRY, env);
+    const service = await bench.startService();
 
     const sample = (count: number, value: (c: SyntheticCustomer) => string | null) => {
       const values: string[] = [];
@@ -618,12 +601,8 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
-    if (service) await stopChild(service, 'SIGTERM', 'SIGKILL', 10_000);
-    await db.end().catch(() => undefined);
-    await redis.clear();
-    // SEARCH_BENCH_KEEP_DATABASE=1 keeps the seeded database for EXPLAIN (drop it by hand afterwards).
-    if (process.env.SEARCH_BENCH_KEEP_DATABASE === '1') log(`kept database ${database.name}`);
-    else await database.drop();
+    if (keepDatabase) log(`kept database ${bench.database.name}`);
+    await bench.close(keepDatabase);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { SvcPrincipal } from '@broker/auth';
-import { brokerNotFound, visibleBrokerId } from '../visible-broker.js';
+import { brokerNotFound, visibleBrokerId } from '../../visible-broker.js';
 import { type CompanyItem, CompanyListRepository } from './company-list.repository.js';
 
 /** A broker's list of companies, split so a revalidation reads only its date. */

@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { SvcPrincipal } from '@broker/auth';
 import type { UntervermittlerdatensatzInput, UntervermittlerView } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
-import { brokerNotFound, visibleBrokerId } from '../visible-broker.js';
+import { brokerNotFound, visibleBrokerId } from '../../visible-broker.js';
 import { type SubBrokerColumn, subBrokerChanges } from './sub-broker-changes.js';
 import { SubBrokerRepository } from './sub-broker.repository.js';
 

@@ -138,18 +138,4 @@ export class CustomerRepository {
       [tenantId, customerId, type, text],
     );
   }
-
-  /** A broker the scope may assign customers to (its own or one below it), by number. */
-  async visibleBrokerId(
-    db: EntityManager,
-    scope: EmployeeScope,
-    brokerNumber: string,
-  ): Promise<string | undefined> {
-    const [row] = await db.query<{ id: string }[]>(
-      `WITH RECURSIVE ${visibleBrokersCte(1, 2)}
-       SELECT b.id::text FROM broker.broker b JOIN visible_broker v ON v.id = b.id WHERE b.broker_number = $3`,
-      [scope.tenantId, scope.brokerId, brokerNumber],
-    );
-    return row?.id;
-  }
 }

@@ -7,6 +7,7 @@ import { MessageDelivery } from '../../notifications/delivery.js';
 import { checkContactValue } from '../contact-values.js';
 import { ContactRepository } from '../contacts/contact.repository.js';
 import type { EmployeeScope } from '../employee-scope.js';
+import { visibleBrokerId } from '../../visible-broker.js';
 import { customerNotFound, customerPath } from '../visible-customer.js';
 import { applyKundeInput } from './customer-input.js';
 import {
@@ -115,7 +116,7 @@ export class CustomerService {
   /** The employee's own broker, or the one named in Vermittler when the employee may see it. */
   private async targetBroker(tx: EntityManager, scope: EmployeeScope, brokerNumber: string | undefined) {
     if (!brokerNumber || brokerNumber === scope.brokerNumber) return scope.brokerId;
-    const brokerId = await this.customers.visibleBrokerId(tx, scope, brokerNumber);
+    const brokerId = await visibleBrokerId(tx, scope, brokerNumber);
     if (!brokerId)
       throw DomainError.validation([`Vermittler ${brokerNumber} is neither yours nor below yours`]);
     return brokerId;

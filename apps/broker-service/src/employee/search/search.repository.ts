@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { AddressRecord } from '../addresses/address.repository.js';
 import type { PersonType } from '@broker/contracts';
 import { visibleBrokersCte } from '@broker/inventory';
 import type { EmployeeScope } from '../employee-scope.js';
@@ -32,14 +33,7 @@ export interface SearchHitRecord {
   contactPerson: string | null;
   foundingDate: string | null;
   /** Address 0, or null when the customer has no main residence. */
-  mainResidence: {
-    type: string;
-    addition: string | null;
-    street: string | null;
-    postalCode: string | null;
-    city: string | null;
-    country: string;
-  } | null;
+  mainResidence: Omit<AddressRecord, 'addressNo'> | null;
 }
 
 /** One term of a query, folded, with what the index knows about it. */

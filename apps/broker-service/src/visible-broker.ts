@@ -1,5 +1,4 @@
 import type { EntityManager } from 'typeorm';
-import type { SvcPrincipal } from '@broker/auth';
 import { DomainError } from '@broker/errors';
 import { visibleBrokersCte } from '@broker/inventory';
 
@@ -7,13 +6,19 @@ import { visibleBrokersCte } from '@broker/inventory';
 export const brokerNotFound = (brokerNumber: string) =>
   DomainError.notFound(`Vermittler ${brokerNumber} does not exist`);
 
+/** Whose tree is visible: the API client's broker in its tenant (an SvcPrincipal or an EmployeeScope). */
+export interface BrokerTreeRoot {
+  tenantId: string;
+  brokerId: string;
+}
+
 /**
- * The id of broker `brokerNumber` if it is the caller or below it (`belowOnly`: strictly below), else
+ * The id of broker `brokerNumber` if it is the root or below it (`belowOnly`: strictly below), else
  * undefined. `lock` takes the row lock for an update.
  */
 export async function visibleBrokerId(
   db: EntityManager,
-  caller: SvcPrincipal,
+  caller: BrokerTreeRoot,
   brokerNumber: string,
   options: { belowOnly?: boolean; lock?: boolean } = {},
 ): Promise<string | undefined> {
