@@ -4,6 +4,8 @@ import { createImportTestEnvironment, createTestDatabase, createTestRedisNamespa
 /** What every process of the suite needs to boot in a test: its own database, Redis namespace and keys. */
 export interface SuiteEnvironment {
   env: NodeJS.ProcessEnv;
+  /** An import-service access token (tenant demo, broker V1000, scope service.imports) from the test authorization server. */
+  importToken(): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export async function createSuiteEnvironment(overrides: NodeJS.ProcessEnv = {}):
       LOG_LEVEL: 'info',
       ...overrides,
     },
+    importToken: () => importEnvironment.authServer.token(),
     async cleanup() {
       await database.drop();
       await importEnvironment.cleanup();
