@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ApiKeyCipher } from '@broker/auth';
 import { baseEnvShape, env, loadConfig } from '@broker/config';
-import { appliedMigrationCount, createDataSource, migrateDown, migrateUp } from '@broker/db';
+import { createDataSource, migrateDatabase, migrateDown } from '@broker/db';
 import type { DataSource } from 'typeorm';
 import { seedDemoData } from './seed/seed-demo-data.js';
 
@@ -31,12 +31,7 @@ function revertSteps(argument: string | undefined): number {
 async function run(command: string | undefined, argument: string | undefined): Promise<void> {
   switch (command) {
     case 'migrate':
-      return withDataSource(async (dataSource) => {
-        const applied = await migrateUp(dataSource);
-        const total = await appliedMigrationCount(dataSource);
-        console.log(applied.length ? `Applied ${applied.join(', ')}` : 'No pending migrations');
-        console.log(`${total} migrations applied in total`);
-      });
+      return migrateDatabase(DATABASE_URL, console.log);
     case 'revert':
       return withDataSource(async (dataSource) => {
         const reverted = await migrateDown(dataSource, revertSteps(argument));

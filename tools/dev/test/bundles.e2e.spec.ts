@@ -1,11 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, startProcess } from './run-cli.js';
+import { allMigrations } from '@broker/db';
+import { createEmptyDatabase } from '@broker/testing';
+import { REPO_ROOT, runScript, startProcess } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
 const PNPM_VERSION = '12.21.0';
+/** The migration entry point every app bundle carries (compose's migrate service, the Kubernetes Job). */
+const MIGRATE_ENTRY = 'node_modules/@broker/db/dist/migrate-main.js';
 
 /** pnpm 12 as the bootstrap finds it: the installed one, else the pinned one through npx. */
 function pnpmCommand(): string[] {
@@ -15,11 +19,33 @@ function pnpmCommand(): string[] {
     : ['npx', '--yes', `pnpm@${PNPM_VERSION}`];
 }
 
-/** What deploy/docker/Dockerfile copies into an image: `pnpm deploy --prod` of the app's package. */
-function deployBundle(app: string, target: string): Promise<void> {
+/** What an app's Dockerfile says about its image, read from the file itself so the test follows it. */
+interface ImageRecipe {
+  bases: string[];
+  /** The pnpm arguments of the bundle step, without its target directory. */
+  deployArguments: string[];
+  user: string | undefined;
+  healthPath: string | undefined;
+  command: string[];
+}
+
+function readDockerfile(app: string): ImageRecipe {
+  const text = readFileSync(join(REPO_ROOT, 'deploy/docker', `${app}.Dockerfile`), 'utf8');
+  const deploy = /pnpm (--filter "[^"]+" deploy --prod) \/bundle/.exec(text)?.[1] ?? '';
+  return {
+    bases: [...text.matchAll(/^FROM (\S+)/gm)].map((match) => match[1]),
+    deployArguments: deploy.replace(/"/g, '').split(' '),
+    user: /^USER (\S+)$/m.exec(text)?.[1],
+    healthPath: /^HEALTHCHECK [\s\S]*?(\/health\/\w+)/m.exec(text)?.[1],
+    command: JSON.parse(/^CMD (\[.*\])$/m.exec(text)?.[1] ?? '[]') as string[],
+  };
+}
+
+/** The bundle the Dockerfile copies into its image, made the same way into `target`. */
+function deployBundle(recipe: ImageRecipe, target: string): Promise<void> {
   const [command, ...args] = pnpmCommand();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args, '--filter', `@broker/${app}`, 'deploy', '--prod', target], {
+    const child = spawn(command, [...args, ...recipe.deployArguments, target], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -27,12 +53,31 @@ function deployBundle(app: string, target: string): Promise<void> {
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`pnpm deploy ${app}: ${errors}`)),
+      code === 0 ? resolve() : reject(new Error(`pnpm ${recipe.deployArguments.join(' ')}: ${errors}`)),
     );
   });
 }
 
 const APPS = ['import-service', 'calc-service', 'broker-service'] as const;
+const recipes = Object.fromEntries(APPS.map((app) => [app, readDockerfile(app)])) as Record<
+  (typeof APPS)[number],
+  ImageRecipe
+>;
+
+describe.each(APPS)('deploy/docker/%s.Dockerfile', (app) => {
+  const recipe = recipes[app];
+
+  it('builds in one stage and runs on a Node LTS slim base in another, as the unprivileged node user', () => {
+    expect(recipe.bases).toEqual(['node:22-bookworm-slim', 'node:22-bookworm-slim']);
+    expect(recipe.user).toBe('node');
+  });
+
+  it('bundles its own app with production dependencies only, and checks its liveness', () => {
+    expect(recipe.deployArguments).toEqual(['--filter', `@broker/${app}`, 'deploy', '--prod']);
+    expect(recipe.healthPath).toBe('/health/live');
+    expect(recipe.command).toEqual(['node', 'dist/main.js']);
+  });
+});
 
 /** The image contents, proven without a Docker engine: each app's production bundle runs with plain node. */
 describe('production bundles (the images’ contents)', () => {
@@ -42,7 +87,7 @@ describe('production bundles (the images’ contents)', () => {
   beforeAll(async () => {
     suiteEnvironment = await createSuiteEnvironment({ NODE_ENV: 'production', LOG_LEVEL: 'warn' });
     bundles = mkdtempSync(join(tmpdir(), 'bundles-'));
-    await Promise.all(APPS.map((app) => deployBundle(app, join(bundles, app))));
+    await Promise.all(APPS.map((app) => deployBundle(recipes[app], join(bundles, app))));
   }, 240_000);
 
   afterAll(async () => {
@@ -51,18 +96,38 @@ describe('production bundles (the images’ contents)', () => {
   });
 
   it.each([
-    ['import-service', 'dist/main.js'],
-    ['import-service', 'dist/worker.js'],
-    ['calc-service', 'dist/main.js'],
-    ['broker-service', 'dist/main.js'],
-  ])('%s %s starts from its bundle alone and is ready', async (app, entry) => {
+    ['import-service', recipes['import-service'].command],
+    ['import-service', ['node', 'dist/worker.js']],
+    ['calc-service', recipes['calc-service'].command],
+    ['broker-service', recipes['broker-service'].command],
+  ])('%s: %j starts from its bundle alone and is live and ready', async (app, [, entry]) => {
     const bundle = join(bundles, app);
     const running = await startProcess(join(bundle, entry), suiteEnvironment.env);
     try {
-      const ready = await fetch(`${running.baseUrl}/health/ready`);
-      expect(ready.status).toBe(200);
+      expect(
+        (await fetch(`${running.baseUrl}${recipes[app as (typeof APPS)[number]].healthPath}`)).status,
+      ).toBe(200);
+      expect((await fetch(`${running.baseUrl}/health/ready`)).status).toBe(200);
     } finally {
       expect(await running.terminate()).toBe(0);
+    }
+  });
+
+  it('the migration step of a deployment runs from a bundle: all migrations into an empty database, then none', async () => {
+    const database = await createEmptyDatabase();
+    try {
+      const migrate = () =>
+        runScript(join(bundles, 'broker-service', MIGRATE_ENTRY), [], { DATABASE_URL: database.url });
+      const first = await migrate();
+      expect(first).toMatchObject({ code: 0, stdout: expect.stringContaining('Applied') as unknown });
+      const second = await migrate();
+      expect(second).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining('No pending migrations') as unknown,
+      });
+      expect(second.stdout).toContain(`${allMigrations.length} migrations applied in total`);
+    } finally {
+      await database.drop();
     }
   });
 

@@ -16,10 +16,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs a built script of the repository as its own process, with exactly the environment given. */
+/** Runs a built script (relative to the repository root, or absolute) as its own process, with exactly the environment given. */
 export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, script), ...args], {
+    const child = spawn(process.execPath, [path.resolve(REPO_ROOT, script), ...args], {
       env: definedOnly({ PATH: process.env.PATH, ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

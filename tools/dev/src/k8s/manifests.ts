@@ -1,0 +1,401 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { findWorkspaceRoot } from '@broker/local-services';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Job } from 'kubernetes-models/batch/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { ConfigMap, Namespace, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
+import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
+import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
+import { GATEWAY_TEMPLATE, type GatewaySettings, UPLOAD_FRAMING_BYTES } from '../gateway-config.js';
+
+/** Where the images come from; the committed manifests use the defaults, a release renders its own. */
+export interface ManifestOptions {
+  registry: string;
+  tag: string;
+}
+
+export const NAMESPACE = 'broker-platform';
+/** Made outside these manifests (kubectl create secret, or an external-secrets operator); never committed. */
+export const SECRET_NAME = 'broker-platform-secrets';
+/** The keys SECRET_NAME must hold. */
+export const SECRET_KEYS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'API_KEY_ENCRYPTION_KEY',
+  'CALC_JWT_PRIVATE_KEY',
+  'SMTP_URL',
+] as const;
+type SecretKey = (typeof SECRET_KEYS)[number];
+
+const CONFIG_NAME = 'platform-config';
+const GATEWAY_TEMPLATE_NAME = 'gateway-template';
+const IMPORT_FILES = 'import-files';
+const IMPORT_STORAGE_DIR = '/var/lib/broker-imports';
+const IMPORT_MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
+const APP_PORT = 3000;
+const GATEWAY_PORT = 8080;
+const MIGRATE_ENTRY = 'node_modules/@broker/db/dist/migrate-main.js';
+
+type KubernetesObject =
+  | Namespace
+  | ConfigMap
+  | PersistentVolumeClaim
+  | Job
+  | Deployment
+  | Service
+  | PodDisruptionBudget
+  | HorizontalPodAutoscaler;
+
+/** The manifests by file name in deploy/k8s, in the order they are applied. */
+export type ManifestFiles = Record<string, KubernetesObject[]>;
+
+const labelsOf = (component: string) => ({
+  'app.kubernetes.io/name': component,
+  'app.kubernetes.io/part-of': 'broker-platform',
+});
+
+const metadata = (name: string) => ({ name, namespace: NAMESPACE, labels: labelsOf(name) });
+
+const fromSecret = (key: SecretKey): IEnvVar => ({
+  name: key,
+  valueFrom: { secretKeyRef: { name: SECRET_NAME, key } },
+});
+
+const resources = (cpu: [string, string], memory: [string, string]): IResourceRequirements => ({
+  requests: { cpu: cpu[0], memory: memory[0] },
+  limits: { cpu: cpu[1], memory: memory[1] },
+});
+
+/** The restricted Pod Security Standard. */
+const RESTRICTED: ISecurityContext = {
+  runAsNonRoot: true,
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  capabilities: { drop: ['ALL'] },
+  seccompProfile: { type: 'RuntimeDefault' },
+};
+
+interface AppContainer {
+  image: string;
+  command?: string[];
+  secrets: SecretKey[];
+  resources: IResourceRequirements;
+  volumeMounts?: IContainer['volumeMounts'];
+}
+
+/** A platform process: port 3000, probes on its health endpoints, the shared configuration, its secrets. */
+function appContainer(name: string, spec: AppContainer): IContainer {
+  return {
+    name,
+    image: spec.image,
+    command: spec.command,
+    ports: [{ name: 'http', containerPort: APP_PORT }],
+    envFrom: [{ configMapRef: { name: CONFIG_NAME } }],
+    env: spec.secrets.map(fromSecret),
+    readinessProbe: {
+      httpGet: { path: '/health/ready', port: 'http' },
+      periodSeconds: 5,
+      failureThreshold: 3,
+    },
+    livenessProbe: {
+      httpGet: { path: '/health/live', port: 'http' },
+      periodSeconds: 10,
+      failureThreshold: 3,
+    },
+    startupProbe: { httpGet: { path: '/health/live', port: 'http' }, periodSeconds: 2, failureThreshold: 30 },
+    // The endpoints drop the pod while it still answers; SHUTDOWN_TIMEOUT_MS (10 s) then drains it.
+    lifecycle: { preStop: { sleep: { seconds: 5 } } },
+    resources: spec.resources,
+    securityContext: RESTRICTED,
+    volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }, ...(spec.volumeMounts ?? [])],
+  };
+}
+
+function podSpec(container: IContainer, volumes: IPodSpec['volumes'] = []): IPodSpec {
+  return {
+    containers: [container],
+    // No <SERVICE>_PORT variables injected: they would collide with the processes' own (GATEWAY_PORT, ...).
+    enableServiceLinks: false,
+    securityContext: { runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000 },
+    terminationGracePeriodSeconds: 30,
+    volumes: [{ name: 'tmp', emptyDir: {} }, ...volumes],
+  };
+}
+
+function deployment(name: string, replicas: number, pod: IPodSpec): Deployment {
+  return new Deployment({
+    metadata: metadata(name),
+    spec: {
+      replicas,
+      selector: { matchLabels: labelsOf(name) },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+      template: {
+        metadata: {
+          labels: labelsOf(name),
+          annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(APP_PORT) },
+        },
+        spec: pod,
+      },
+    },
+  });
+}
+
+function service(
+  name: string,
+  port: number,
+  targetPort: string,
+  type: 'ClusterIP' | 'LoadBalancer',
+): Service {
+  return new Service({
+    metadata: metadata(name),
+    spec: { type, selector: labelsOf(name), ports: [{ name: 'http', port, targetPort }] },
+  });
+}
+
+/** At most one pod of the component away at a time for node drains. */
+function disruptionBudget(name: string): PodDisruptionBudget {
+  return new PodDisruptionBudget({
+    metadata: metadata(name),
+    spec: { maxUnavailable: 1, selector: { matchLabels: labelsOf(name) } },
+  });
+}
+
+function autoscaler(
+  name: string,
+  replicas: [number, number],
+  metrics: NonNullable<HorizontalPodAutoscaler['spec']>['metrics'],
+): HorizontalPodAutoscaler {
+  return new HorizontalPodAutoscaler({
+    metadata: metadata(name),
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+      minReplicas: replicas[0],
+      maxReplicas: replicas[1],
+      metrics,
+    },
+  });
+}
+
+const cpuTarget = (percent: number) => ({
+  type: 'Resource' as const,
+  resource: { name: 'cpu', target: { type: 'Utilization' as const, averageUtilization: percent } },
+});
+
+/** Everything but secrets: one ConfigMap for every process (each reads only its own variables). */
+function platformConfig(): ConfigMap {
+  return new ConfigMap({
+    metadata: metadata(CONFIG_NAME),
+    data: {
+      LOG_LEVEL: 'info',
+      IMPORT_STORAGE_DIR,
+      IMPORT_MAX_UPLOAD_BYTES: String(IMPORT_MAX_UPLOAD_BYTES),
+      IMPORT_OAUTH_ISSUER: 'https://login.example.com/',
+      IMPORT_OAUTH_AUDIENCE: 'broker-platform-import',
+      IMPORT_OAUTH_JWKS_URL: 'https://login.example.com/.well-known/jwks.json',
+      IMPORT_WORKER_CONCURRENCY: '4',
+      CALC_TOKEN_TTL_SECONDS: '3600',
+      PORTAL_BASE_URL: 'https://broker.example.com',
+      MAIL_FROM: 'Maklerportal <no-reply@example.com>',
+      SMS_GATEWAY_URL: 'https://sms.example.com/send',
+    },
+  });
+}
+
+const importVolume = { name: IMPORT_FILES, persistentVolumeClaim: { claimName: IMPORT_FILES } };
+const importMount = [{ name: IMPORT_FILES, mountPath: IMPORT_STORAGE_DIR }];
+
+function importService(image: string): KubernetesObject[] {
+  const name = 'import-service';
+  const container = appContainer(name, {
+    image,
+    secrets: ['DATABASE_URL', 'REDIS_URL'],
+    resources: resources(['250m', '1'], ['256Mi', '512Mi']),
+    volumeMounts: importMount,
+  });
+  return [
+    deployment(name, 2, podSpec(container, [importVolume])),
+    service(name, 80, 'http', 'ClusterIP'),
+    disruptionBudget(name),
+  ];
+}
+
+/**
+ * Workers scale on the waiting jobs per pod (import_queue_jobs{state="waiting"} from /metrics, served to the HPA
+ * by a Prometheus adapter as an external metric) and on CPU; a worker finishes its stage before it stops.
+ */
+function importWorker(image: string): KubernetesObject[] {
+  const name = 'import-worker';
+  const container = appContainer(name, {
+    image,
+    command: ['node', 'dist/worker.js'],
+    secrets: ['DATABASE_URL', 'REDIS_URL'],
+    resources: resources(['500m', '2'], ['512Mi', '1Gi']),
+    volumeMounts: importMount,
+  });
+  return [
+    deployment(name, 2, { ...podSpec(container, [importVolume]), terminationGracePeriodSeconds: 120 }),
+    disruptionBudget(name),
+    autoscaler(
+      name,
+      [2, 12],
+      [
+        {
+          type: 'External',
+          external: {
+            metric: { name: 'import_queue_jobs', selector: { matchLabels: { state: 'waiting' } } },
+            target: { type: 'AverageValue', averageValue: '4' },
+          },
+        },
+        cpuTarget(75),
+      ],
+    ),
+  ];
+}
+
+function calcService(image: string): KubernetesObject[] {
+  const name = 'calc-service';
+  const container = appContainer(name, {
+    image,
+    secrets: ['DATABASE_URL', 'CALC_JWT_PRIVATE_KEY'],
+    resources: resources(['250m', '1'], ['256Mi', '512Mi']),
+  });
+  return [
+    deployment(name, 2, podSpec(container)),
+    service(name, 80, 'http', 'ClusterIP'),
+    disruptionBudget(name),
+    autoscaler(name, [2, 10], [cpuTarget(70)]),
+  ];
+}
+
+function brokerService(image: string): KubernetesObject[] {
+  const name = 'broker-service';
+  const container = appContainer(name, {
+    image,
+    secrets: ['DATABASE_URL', 'REDIS_URL', 'API_KEY_ENCRYPTION_KEY', 'SMTP_URL'],
+    resources: resources(['250m', '1'], ['256Mi', '512Mi']),
+  });
+  return [
+    deployment(name, 2, podSpec(container)),
+    service(name, 80, 'http', 'ClusterIP'),
+    disruptionBudget(name),
+  ];
+}
+
+/** Applied before the Deployments of a release; migrations are additive, so the old pods keep working. */
+function migrationJob(image: string): Job {
+  return new Job({
+    metadata: metadata('migrate'),
+    spec: {
+      backoffLimit: 2,
+      activeDeadlineSeconds: 900,
+      ttlSecondsAfterFinished: 86_400,
+      template: {
+        metadata: { labels: labelsOf('migrate') },
+        spec: {
+          ...podSpec({
+            name: 'migrate',
+            image,
+            command: ['node', MIGRATE_ENTRY],
+            env: [fromSecret('DATABASE_URL')],
+            resources: resources(['100m', '500m'], ['128Mi', '256Mi']),
+            securityContext: RESTRICTED,
+            volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+          }),
+          restartPolicy: 'Never',
+        },
+      },
+    },
+  });
+}
+
+/** The gateway's template variables inside the cluster: upstreams are the Services, logs go to stdout. */
+export const GATEWAY_ENVIRONMENT: GatewaySettings = {
+  GATEWAY_PORT: String(GATEWAY_PORT),
+  GATEWAY_STATE_DIR: '/tmp',
+  GATEWAY_ACCESS_LOG: '/dev/stdout',
+  GATEWAY_RATE_PER_SECOND: '50',
+  GATEWAY_RATE_BURST: '100',
+  GATEWAY_MAX_BODY_BYTES: String(11 * 1024 * 1024),
+  GATEWAY_MAX_UPLOAD_BYTES: String(IMPORT_MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES),
+  IMPORT_UPSTREAM: `import-service.${NAMESPACE}.svc.cluster.local:80`,
+  CALC_UPSTREAM: `calc-service.${NAMESPACE}.svc.cluster.local:80`,
+  BROKER_UPSTREAM: `broker-service.${NAMESPACE}.svc.cluster.local:80`,
+  IMPORT_HOST: 'import.example.com',
+  CALC_HOST: 'calc.example.com',
+  BROKER_HOST: 'broker.example.com',
+};
+
+/** The entry: nginx (unprivileged image) rendering deploy/gateway's template at start, behind a LoadBalancer. */
+function gateway(): KubernetesObject[] {
+  const name = 'gateway';
+  const container: IContainer = {
+    name,
+    image: 'nginxinc/nginx-unprivileged:1.28-bookworm',
+    // The image's entrypoint renders /etc/nginx/templates/nginx.conf.template into /tmp/nginx.conf first.
+    args: ['nginx', '-c', '/tmp/nginx.conf', '-g', 'daemon off;'],
+    ports: [{ name: 'http', containerPort: GATEWAY_PORT }],
+    env: [
+      { name: 'NGINX_ENVSUBST_OUTPUT_DIR', value: '/tmp' },
+      ...(Object.keys(GATEWAY_ENVIRONMENT) as (keyof GatewaySettings)[]).map((key) => ({
+        name: key,
+        value: GATEWAY_ENVIRONMENT[key],
+      })),
+    ],
+    readinessProbe: { httpGet: { path: '/gateway/health', port: 'http' }, periodSeconds: 5 },
+    livenessProbe: { httpGet: { path: '/gateway/health', port: 'http' }, periodSeconds: 10 },
+    lifecycle: { preStop: { sleep: { seconds: 5 } } },
+    resources: resources(['100m', '1'], ['64Mi', '256Mi']),
+    securityContext: RESTRICTED,
+    volumeMounts: [
+      { name: 'tmp', mountPath: '/tmp' },
+      { name: 'template', mountPath: '/etc/nginx/templates', readOnly: true },
+    ],
+  };
+  return [
+    new ConfigMap({
+      metadata: metadata(GATEWAY_TEMPLATE_NAME),
+      data: { 'nginx.conf.template': readFileSync(GATEWAY_TEMPLATE, 'utf8') },
+    }),
+    deployment(name, 2, {
+      ...podSpec(container, [{ name: 'template', configMap: { name: GATEWAY_TEMPLATE_NAME } }]),
+      securityContext: { runAsUser: 101, runAsGroup: 101 },
+    }),
+    service(name, 80, 'http', 'LoadBalancer'),
+    disruptionBudget(name),
+  ];
+}
+
+export function kubernetesManifests(options: ManifestOptions): ManifestFiles {
+  const image = (app: string) => `${options.registry}/${app}:${options.tag}`;
+  return {
+    'namespace.yaml': [new Namespace({ metadata: { name: NAMESPACE, labels: labelsOf(NAMESPACE) } })],
+    'config.yaml': [platformConfig()],
+    'import-files.yaml': [
+      new PersistentVolumeClaim({
+        metadata: metadata(IMPORT_FILES),
+        spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '200Gi' } } },
+      }),
+    ],
+    'migrate-job.yaml': [migrationJob(image('broker-service'))],
+    'import-service.yaml': importService(image('import-service')),
+    'import-worker.yaml': importWorker(image('import-service')),
+    'calc-service.yaml': calcService(image('calc-service')),
+    'broker-service.yaml': brokerService(image('broker-service')),
+    'gateway.yaml': gateway(),
+  };
+}
+
+/** The committed manifests' image source (deploy/k8s); a release renders with its registry and tag. */
+export const DEFAULT_MANIFEST_OPTIONS: ManifestOptions = {
+  registry: 'registry.example.com/broker',
+  tag: (
+    JSON.parse(readFileSync(path.join(findWorkspaceRoot(__dirname), 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version,
+};

@@ -1,0 +1,288 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as dclint from 'dclint';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Job } from 'kubernetes-models/batch/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { ConfigMap, Namespace, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
+import { parse, parseAllDocuments } from 'yaml';
+import {
+  GATEWAY_TEMPLATE,
+  type GatewaySettings,
+  renderGatewayConfig,
+  UPLOAD_FRAMING_BYTES,
+} from '../src/gateway-config.js';
+import { manifestYaml } from '../src/k8s/manifest-yaml.js';
+import {
+  DEFAULT_MANIFEST_OPTIONS,
+  GATEWAY_ENVIRONMENT,
+  kubernetesManifests,
+  SECRET_KEYS,
+  SECRET_NAME,
+} from '../src/k8s/manifests.js';
+import { REPO_ROOT } from './run-cli.js';
+
+const COMPOSE_FILE = join(REPO_ROOT, 'deploy/compose.yaml');
+const K8S_DIR = join(REPO_ROOT, 'deploy/k8s');
+
+interface LintMessage {
+  rule: string;
+  message: string;
+  line: number;
+}
+
+// dclint's type declarations do not resolve under nodenext (extensionless imports); the part used here.
+const dclintModule: unknown = dclint;
+const { DCLinter } = dclintModule as {
+  DCLinter: new (config: object) => {
+    lintFiles(files: string[], recursive: boolean): { messages: LintMessage[] }[];
+  };
+};
+
+/** dclint: the Compose specification's JSON schema, then its rules; ordering rules off (the file reads top-down). */
+function lintCompose(file: string) {
+  const linter = new DCLinter({
+    rules: {
+      'services-alphabetical-order': 0,
+      'service-keys-order': 0,
+      'service-dependencies-alphabetical-order': 0,
+      // Built images are tagged on purpose: the worker and the migration step run their service's image.
+      'no-build-and-image': 0,
+    },
+    exclude: [],
+    debug: false,
+  });
+  return linter.lintFiles([file], false).flatMap((result) => result.messages);
+}
+
+interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  command?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  ports?: string[];
+  depends_on?: Record<string, { condition: string }>;
+}
+
+/** The file as compose reads it with nothing set: `${X:-default}` gives the default, `${X:?message}` a value. */
+function composeWithDefaults(): { services: Record<string, ComposeService> } {
+  const text = readFileSync(COMPOSE_FILE, 'utf8')
+    .replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')
+    .replace(/\$\{[A-Z_]+:\?[^}]*\}/g, 'given');
+  return parse(text, { merge: true }) as { services: Record<string, ComposeService> };
+}
+
+describe('deploy/compose.yaml', () => {
+  const { services } = composeWithDefaults();
+  const PLATFORM = ['import-service', 'import-worker', 'calc-service', 'broker-service'];
+
+  it('is valid against the Compose specification and passes dclint', () => {
+    expect(lintCompose(COMPOSE_FILE)).toEqual([]);
+  });
+
+  it('the same check refuses a file with a mistake', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compose-'));
+    try {
+      const broken = join(dir, 'compose.yaml');
+      writeFileSync(
+        broken,
+        readFileSync(COMPOSE_FILE, 'utf8').replace(
+          '    depends_on: *after-migration',
+          '    depend_on: *after-migration',
+        ),
+      );
+      expect(lintCompose(broken)).toEqual([expect.objectContaining({ rule: 'invalid-schema' })]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs PostgreSQL, Redis, the migration step, the three services, the worker and the gateway', () => {
+    expect(Object.keys(services)).toEqual(
+      expect.arrayContaining(['postgres', 'redis', 'migrate', ...PLATFORM, 'gateway']),
+    );
+    expect(services.migrate.command).toEqual(['node', 'node_modules/@broker/db/dist/migrate-main.js']);
+    expect(services['import-worker'].command).toEqual(['node', 'dist/worker.js']);
+    expect(services['import-worker'].ports).toBeUndefined();
+  });
+
+  it('starts every platform process after the migration succeeded, the gateway once they are healthy', () => {
+    for (const name of PLATFORM)
+      expect(services[name].depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
+    expect(services.migrate.depends_on?.postgres).toEqual({ condition: 'service_healthy' });
+    for (const name of ['import-service', 'calc-service', 'broker-service'])
+      expect(services.gateway.depends_on?.[name]).toEqual({ condition: 'service_healthy' });
+  });
+
+  it('builds each app from its own Dockerfile and shares the upload directory between API and workers', () => {
+    for (const app of ['import-service', 'calc-service', 'broker-service']) {
+      const built = Object.values(services).find(
+        (service) => service.build?.dockerfile === `deploy/docker/${app}.Dockerfile`,
+      );
+      expect(built?.image).toBe(`broker/${app}:latest`);
+    }
+    expect(services['import-worker'].image).toBe(services['import-service'].image);
+    const storage = services['import-service'].environment?.IMPORT_STORAGE_DIR;
+    for (const name of ['import-service', 'import-worker'])
+      expect(services[name].volumes).toContain(`import-files:${storage}`);
+  });
+
+  it('gives the gateway every template variable, the services as upstreams and the upload limit plus framing', () => {
+    const gateway = services.gateway.environment as unknown as GatewaySettings;
+    expect(() => renderGatewayConfig(gateway)).not.toThrow();
+    expect([gateway.IMPORT_UPSTREAM, gateway.CALC_UPSTREAM, gateway.BROKER_UPSTREAM]).toEqual([
+      'import-service:3000',
+      'calc-service:3000',
+      'broker-service:3000',
+    ]);
+    const uploadLimit = Number(services['import-service'].environment?.IMPORT_MAX_UPLOAD_BYTES);
+    expect(Number(gateway.GATEWAY_MAX_UPLOAD_BYTES)).toBe(uploadLimit + UPLOAD_FRAMING_BYTES);
+  });
+});
+
+/** The classes of the kinds deploy/k8s uses, to check the committed YAML against the Kubernetes schemas. */
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'v1/Namespace': Namespace,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Service': Service,
+  'v1/PersistentVolumeClaim': PersistentVolumeClaim,
+  'apps/v1/Deployment': Deployment,
+  'batch/v1/Job': Job,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+};
+
+describe('deploy/k8s', () => {
+  const files = kubernetesManifests(DEFAULT_MANIFEST_OPTIONS);
+  const objects = Object.values(files).flat();
+  const ofKind = <T>(model: new (...args: never[]) => T) =>
+    objects.filter((object): object is T & typeof object => object instanceof model);
+  const deployments = ofKind(Deployment);
+  const podLabels = (deployment: Deployment) => deployment.spec?.template.metadata?.labels;
+
+  it('holds exactly the generated files (regenerate with `pnpm deploy:k8s`)', () => {
+    expect(readdirSync(K8S_DIR).sort()).toEqual(Object.keys(files).sort());
+    for (const [file, generated] of Object.entries(files))
+      expect(readFileSync(join(K8S_DIR, file), 'utf8')).toBe(manifestYaml(generated));
+  });
+
+  it('every committed document is valid against the schema of its kind', () => {
+    const documents = readdirSync(K8S_DIR).flatMap((file) =>
+      parseAllDocuments(readFileSync(join(K8S_DIR, file), 'utf8')).map(
+        (document) => document.toJS() as { apiVersion: string; kind: string },
+      ),
+    );
+    expect(documents).toHaveLength(objects.length);
+    for (const document of documents) {
+      const Model = MODELS[`${document.apiVersion}/${document.kind}`];
+      expect(Model).toBeDefined();
+      expect(() => new Model(document as never).validate()).not.toThrow();
+    }
+  });
+
+  it('the schema check refuses a wrong value', () => {
+    const [deployment] = deployments;
+    const broken = new Deployment({
+      metadata: deployment.metadata,
+      spec: { ...deployment.spec!, replicas: 'two' as never },
+    });
+    expect(() => broken.validate()).toThrow(/replicas/);
+  });
+
+  it('runs every container with readiness and liveness probes, requests and limits, as non-root', () => {
+    expect(deployments.map((deployment) => deployment.metadata?.name).sort()).toEqual([
+      'broker-service',
+      'calc-service',
+      'gateway',
+      'import-service',
+      'import-worker',
+    ]);
+    for (const container of deployments.flatMap(
+      (deployment) => deployment.spec?.template.spec?.containers ?? [],
+    )) {
+      expect(container.readinessProbe?.httpGet?.path).toMatch(/^\/(health\/ready|gateway\/health)$/);
+      expect(container.livenessProbe?.httpGet?.path).toMatch(/^\/(health\/live|gateway\/health)$/);
+      for (const bound of ['requests', 'limits'] as const)
+        expect(Object.keys(container.resources?.[bound] ?? {}).sort()).toEqual(['cpu', 'memory']);
+      expect(container.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        allowPrivilegeEscalation: false,
+      });
+    }
+  });
+
+  it('gives every Deployment a disruption budget, and every Service pods of a Deployment with its named port', () => {
+    for (const deployment of deployments)
+      expect(
+        ofKind(PodDisruptionBudget).some((budget) =>
+          budget.spec?.selector?.matchLabels === undefined
+            ? false
+            : JSON.stringify(budget.spec.selector.matchLabels) === JSON.stringify(podLabels(deployment)),
+        ),
+      ).toBe(true);
+    for (const service of ofKind(Service)) {
+      const target = deployments.find(
+        (deployment) => JSON.stringify(podLabels(deployment)) === JSON.stringify(service.spec?.selector),
+      );
+      const portNames = target?.spec?.template.spec?.containers.flatMap((container) =>
+        container.ports?.map((port) => port.name),
+      );
+      expect(portNames).toContain(service.spec?.ports?.[0].targetPort);
+    }
+  });
+
+  it('scales the calculation service on CPU and the worker on its queue depth', () => {
+    const scaled = new Map(
+      ofKind(HorizontalPodAutoscaler).map((hpa) => [hpa.spec?.scaleTargetRef.name ?? '', hpa.spec] as const),
+    );
+    expect([...scaled.keys()].sort()).toEqual(['calc-service', 'import-worker']);
+    expect(scaled.get('import-worker')?.metrics).toContainEqual(
+      expect.objectContaining({
+        type: 'External',
+        external: expect.objectContaining({
+          metric: { name: 'import_queue_jobs', selector: { matchLabels: { state: 'waiting' } } },
+        }) as unknown,
+      }) as unknown,
+    );
+    for (const target of scaled.keys())
+      expect(deployments.map((deployment) => deployment.metadata?.name)).toContain(target);
+  });
+
+  it('only references secrets, all from one Secret with the documented keys', () => {
+    const text = Object.values(files).map(manifestYaml).join('\n');
+    const referenced = [...text.matchAll(/secretKeyRef:\n\s+name: (\S+)\n\s+key: (\S+)/g)];
+    expect(new Set(referenced.map((match) => match[1]))).toEqual(new Set([SECRET_NAME]));
+    expect(new Set(referenced.map((match) => match[2]))).toEqual(new Set(SECRET_KEYS));
+    expect(text).not.toMatch(/^kind: Secret$/m);
+    for (const key of SECRET_KEYS)
+      for (const config of ofKind(ConfigMap)) expect(config.data).not.toHaveProperty(key);
+  });
+
+  it('migrates with a Job running the migration entry of an app image', () => {
+    const [job] = ofKind(Job);
+    expect(job.spec?.template.spec?.containers[0].command).toEqual([
+      'node',
+      'node_modules/@broker/db/dist/migrate-main.js',
+    ]);
+    expect(job.spec?.template.spec?.restartPolicy).toBe('Never');
+  });
+
+  it('enters through the gateway: the template as a ConfigMap, every variable of it set, the Services as upstreams', () => {
+    const template = ofKind(ConfigMap).find((config) => config.metadata?.name === 'gateway-template');
+    expect(template?.data?.['nginx.conf.template']).toBe(readFileSync(GATEWAY_TEMPLATE, 'utf8'));
+    expect(() => renderGatewayConfig(GATEWAY_ENVIRONMENT)).not.toThrow();
+    const services = ofKind(Service).map((service) => service.metadata?.name);
+    for (const upstream of [
+      GATEWAY_ENVIRONMENT.IMPORT_UPSTREAM,
+      GATEWAY_ENVIRONMENT.CALC_UPSTREAM,
+      GATEWAY_ENVIRONMENT.BROKER_UPSTREAM,
+    ])
+      expect(services).toContain(upstream.split('.')[0]);
+    expect(ofKind(Service).find((service) => service.metadata?.name === 'gateway')?.spec?.type).toBe(
+      'LoadBalancer',
+    );
+  });
+});
