@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { baseEnvShape, loadConfig } from '@broker/config';
-import { migrateDatabase } from './migrate-command.js';
+import { migrateDatabase } from './migrate-database.js';
 
 migrateDatabase(loadConfig({ DATABASE_URL: baseEnvShape.DATABASE_URL }).DATABASE_URL, console.log).catch(
   (error: unknown) => {

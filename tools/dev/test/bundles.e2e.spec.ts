@@ -68,7 +68,7 @@ describe.each(APPS)('deploy/docker/%s.Dockerfile', (app) => {
   const recipe = recipes[app];
 
   it('builds in one stage and runs on a Node LTS slim base in another, as the unprivileged node user', () => {
-    expect(recipe.bases).toEqual(['node:22-bookworm-slim', 'node:22-bookworm-slim']);
+    expect(recipe.bases).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
     expect(recipe.user).toBe('node');
   });
 

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as dclint from 'dclint';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
@@ -14,17 +16,33 @@ import {
   renderGatewayConfig,
   UPLOAD_FRAMING_BYTES,
 } from '../src/gateway-config.js';
-import { manifestYaml } from '../src/k8s/manifest-yaml.js';
+import { kustomizationYaml, manifestYaml } from '../src/k8s/manifest-yaml.js';
 import {
   DEFAULT_MANIFEST_OPTIONS,
   GATEWAY_ENVIRONMENT,
+  GATEWAY_RENDERED_CONFIG,
   kubernetesManifests,
+  kustomization,
+  migrationJobName,
   SECRET_KEYS,
   SECRET_NAME,
 } from '../src/k8s/manifests.js';
 import { REPO_ROOT } from './run-cli.js';
 
 const COMPOSE_FILE = join(REPO_ROOT, 'deploy/compose.yaml');
+
+/**
+ * The nginx image's entrypoint writes /etc/nginx/templates/X.template to NGINX_ENVSUBST_OUTPUT_DIR/X; the
+ * gateway must start nginx with exactly that file.
+ */
+function renderedConfigMatchesCommand(
+  container: { args?: string[]; env?: { name: string; value?: string }[] } | undefined,
+) {
+  const outputDir = container?.env?.find((variable) => variable.name === 'NGINX_ENVSUBST_OUTPUT_DIR')?.value;
+  const rendered = join(outputDir ?? '/etc/nginx/conf.d', basename(GATEWAY_TEMPLATE, '.template'));
+  const args = container?.args ?? [];
+  return rendered === GATEWAY_RENDERED_CONFIG && args[args.indexOf('-c') + 1] === rendered;
+}
 const K8S_DIR = join(REPO_ROOT, 'deploy/k8s');
 
 interface LintMessage {
@@ -40,6 +58,27 @@ const { DCLinter } = dclintModule as {
     lintFiles(files: string[], recursive: boolean): { messages: LintMessage[] }[];
   };
 };
+
+/** The deployment units of the platform's images: the app's built config module and its loader. */
+const UNIT_CONFIG = {
+  'import-service': ['apps/import-service/dist/config.js', 'loadImportConfig'],
+  'import-worker': ['apps/import-service/dist/config.js', 'loadImportWorkerConfig'],
+  'calc-service': ['apps/calc-service/dist/config.js', 'loadCalcConfig'],
+  'broker-service': ['apps/broker-service/dist/config.js', 'loadBrokerConfig'],
+} as const;
+type Unit = keyof typeof UNIT_CONFIG;
+const UNITS = Object.keys(UNIT_CONFIG) as Unit[];
+
+/** Runs the unit's own configuration check on `env` in a fresh process: its error text, '' when it boots. */
+function configurationErrors(unit: Unit, env: Record<string, string | undefined>): string {
+  const [module, loader] = UNIT_CONFIG[unit];
+  const probe = spawnSync(
+    process.execPath,
+    ['-e', `require(${JSON.stringify(join(REPO_ROOT, module))}).${loader}()`],
+    { env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env }, encoding: 'utf8' },
+  );
+  return probe.status === 0 ? '' : `${unit}: ${probe.stderr}`;
+}
 
 /** dclint: the Compose specification's JSON schema, then its rules; ordering rules off (the file reads top-down). */
 function lintCompose(file: string) {
@@ -67,11 +106,23 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
 }
 
-/** The file as compose reads it with nothing set: `${X:-default}` gives the default, `${X:?message}` a value. */
+/** What an operator puts in deploy/.env: the required variables and one of the import service's key sources. */
+const OPERATOR_VALUES: Record<string, string> = {
+  POSTGRES_PASSWORD: randomBytes(24).toString('hex'),
+  API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  CALC_JWT_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----...',
+  IMPORT_OAUTH_ISSUER: 'https://login.example.com/',
+  IMPORT_OAUTH_AUDIENCE: 'broker-platform-import',
+  IMPORT_OAUTH_JWKS_URL: 'https://login.example.com/.well-known/jwks.json',
+};
+
+/** The file as compose reads it with OPERATOR_VALUES in deploy/.env: other `${X:-default}`s give the default. */
 function composeWithDefaults(): { services: Record<string, ComposeService> } {
-  const text = readFileSync(COMPOSE_FILE, 'utf8')
-    .replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')
-    .replace(/\$\{[A-Z_]+:\?[^}]*\}/g, 'given');
+  const text = readFileSync(COMPOSE_FILE, 'utf8').replace(
+    /\$\{([A-Z_]+):([-?])([^}]*)\}/g,
+    (_match, name: string, kind: string, fallback: string) =>
+      OPERATOR_VALUES[name] ?? (kind === '-' && fallback !== '' ? fallback : "''"),
+  );
   return parse(text, { merge: true }) as { services: Record<string, ComposeService> };
 }
 
@@ -109,6 +160,13 @@ describe('deploy/compose.yaml', () => {
     expect(services['import-worker'].ports).toBeUndefined();
   });
 
+  it('gives every unit a configuration its own check accepts', () => {
+    expect(UNITS.map((unit) => configurationErrors(unit, services[unit].environment ?? {})).join('')).toBe(
+      '',
+    );
+    expect(configurationErrors('broker-service', {})).toMatch(/DATABASE_URL/);
+  });
+
   it('starts every platform process after the migration succeeded, the gateway once they are healthy', () => {
     for (const name of PLATFORM)
       expect(services[name].depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
@@ -128,6 +186,19 @@ describe('deploy/compose.yaml', () => {
     const storage = services['import-service'].environment?.IMPORT_STORAGE_DIR;
     for (const name of ['import-service', 'import-worker'])
       expect(services[name].volumes).toContain(`import-files:${storage}`);
+  });
+
+  it('starts the gateway with the configuration its image renders from the template', () => {
+    const { environment, command } = services.gateway;
+    expect(
+      renderedConfigMatchesCommand({
+        args: command,
+        env: Object.entries(environment ?? {}).map(([name, value]) => ({ name, value })),
+      }),
+    ).toBe(true);
+    expect(services.gateway.volumes).toContain(
+      `./gateway/${basename(GATEWAY_TEMPLATE)}:/etc/nginx/templates/${basename(GATEWAY_TEMPLATE)}:ro`,
+    );
   });
 
   it('gives the gateway every template variable, the services as upstreams and the upload limit plus framing', () => {
@@ -163,14 +234,17 @@ describe('deploy/k8s', () => {
   const deployments = ofKind(Deployment);
   const podLabels = (deployment: Deployment) => deployment.spec?.template.metadata?.labels;
 
-  it('holds exactly the generated files (regenerate with `pnpm deploy:k8s`)', () => {
-    expect(readdirSync(K8S_DIR).sort()).toEqual(Object.keys(files).sort());
+  it('holds exactly the generated files and their kustomization (regenerate with `pnpm deploy:k8s`)', () => {
+    expect(readdirSync(K8S_DIR).sort()).toEqual([...Object.keys(files), 'kustomization.yaml'].sort());
     for (const [file, generated] of Object.entries(files))
       expect(readFileSync(join(K8S_DIR, file), 'utf8')).toBe(manifestYaml(generated));
+    expect(readFileSync(join(K8S_DIR, 'kustomization.yaml'), 'utf8')).toBe(
+      kustomizationYaml(kustomization(files)),
+    );
   });
 
   it('every committed document is valid against the schema of its kind', () => {
-    const documents = readdirSync(K8S_DIR).flatMap((file) =>
+    const documents = Object.keys(files).flatMap((file) =>
       parseAllDocuments(readFileSync(join(K8S_DIR, file), 'utf8')).map(
         (document) => document.toJS() as { apiVersion: string; kind: string },
       ),
@@ -247,8 +321,34 @@ describe('deploy/k8s', () => {
         }) as unknown,
       }) as unknown,
     );
-    for (const target of scaled.keys())
-      expect(deployments.map((deployment) => deployment.metadata?.name)).toContain(target);
+    for (const target of scaled.keys()) {
+      const scaledDeployment = deployments.find((deployment) => deployment.metadata?.name === target);
+      // A fixed count would reset the autoscaler's on every apply.
+      expect(scaledDeployment?.spec).not.toHaveProperty('replicas');
+    }
+  });
+
+  it('gives every unit a configuration its own check accepts, secrets given', () => {
+    const configMap = ofKind(ConfigMap).find((config) => config.metadata?.name === 'platform-config');
+    const secrets: Record<string, string> = {
+      DATABASE_URL: 'postgres://broker@db.example.com:5432/broker_platform',
+      REDIS_URL: 'redis://cache.example.com:6379',
+      API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      CALC_JWT_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----...',
+      SMTP_URL: 'smtp://relay.example.com:587',
+    };
+    const errors = UNITS.map((unit) => {
+      const container = deployments.find((deployment) => deployment.metadata?.name === unit)?.spec?.template
+        .spec?.containers[0];
+      const env = Object.fromEntries(
+        (container?.env ?? []).map((variable) => [
+          variable.name,
+          variable.value ?? secrets[variable.valueFrom?.secretKeyRef?.key ?? ''],
+        ]),
+      );
+      return configurationErrors(unit, { ...configMap?.data, ...env });
+    });
+    expect(errors.join('')).toBe('');
   });
 
   it('only references secrets, all from one Secret with the documented keys', () => {
@@ -261,8 +361,10 @@ describe('deploy/k8s', () => {
       for (const config of ofKind(ConfigMap)) expect(config.data).not.toHaveProperty(key);
   });
 
-  it('migrates with a Job running the migration entry of an app image', () => {
+  it('migrates with a Job per release running the migration entry of an app image', () => {
     const [job] = ofKind(Job);
+    expect(job.metadata?.name).toBe(migrationJobName(DEFAULT_MANIFEST_OPTIONS.tag));
+    expect(migrationJobName('1.4.0_RC+build')).toBe('migrate-1.4.0-rc-build');
     expect(job.spec?.template.spec?.containers[0].command).toEqual([
       'node',
       'node_modules/@broker/db/dist/migrate-main.js',
@@ -280,9 +382,12 @@ describe('deploy/k8s', () => {
       GATEWAY_ENVIRONMENT.CALC_UPSTREAM,
       GATEWAY_ENVIRONMENT.BROKER_UPSTREAM,
     ])
-      expect(services).toContain(upstream.split('.')[0]);
-    expect(ofKind(Service).find((service) => service.metadata?.name === 'gateway')?.spec?.type).toBe(
-      'LoadBalancer',
-    );
+      expect(services).toContain(upstream.split(':')[0]);
+    expect(ofKind(Service).find((service) => service.metadata?.name === 'gateway')?.spec).toMatchObject({
+      type: 'LoadBalancer',
+      externalTrafficPolicy: 'Local',
+    });
+    const [gateway] = deployments.filter((deployment) => deployment.metadata?.name === 'gateway');
+    expect(renderedConfigMatchesCommand(gateway.spec?.template.spec?.containers[0])).toBe(true);
   });
 });

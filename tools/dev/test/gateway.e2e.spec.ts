@@ -64,6 +64,7 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
   let gateway: ChildProcess;
   let gatewayPort: number;
   let stateDir: string;
+  let gatewayOutput = '';
 
   beforeAll(async () => {
     suiteEnvironment = await createSuiteEnvironment({ IMPORT_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) });
@@ -97,7 +98,6 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
         BROKER_HOST: HOSTS.broker,
       }),
     );
-    let gatewayOutput = '';
     gateway = spawn(
       nginx ?? 'nginx',
       ['-p', stateDir, '-c', join(stateDir, 'nginx.conf'), '-g', 'daemon off;'],
@@ -176,10 +176,13 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     expect(
       titleOf(await send('GET', '/service/demo/broker/v1/rest/openapi.json', { Host: HOSTS.broker })),
     ).toBe('Broker platform: broker service (area C)');
-    for (const host of Object.values(HOSTS)) {
-      expect((await send('GET', '/metrics', { Host: host })).status).toBe(404);
-      expect((await send('GET', '/health/ready', { Host: host })).status).toBe(404);
-    }
+    for (const host of Object.values(HOSTS))
+      for (const path of ['/metrics', '/METRICS', '/Metrics/', '/health/ready', '/HEALTH/live'])
+        expect({ host, path, status: (await send('GET', path, { Host: host })).status }).toEqual({
+          host,
+          path,
+          status: 404,
+        });
     expect((await send('GET', '/metrics')).status).toBe(404);
   });
 
@@ -246,7 +249,22 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
       .map((line) => JSON.parse(line) as { uri: string; status: number; bytes_in: number })
       .find((entry) => entry.uri === '/api/v1/import' && entry.status === 200);
     expect(uploadEntry?.bytes_in).toBeGreaterThan(50 * 1024 * 1024);
+    // nginx warns whenever it buffers a request body to a file; streamed through, it never does.
+    expect(gatewayOutput).not.toContain('buffered to a temporary file');
   }, 180_000);
+
+  it('keeps the single-use token of a link out of its access log', async () => {
+    const token = 'Zm9vYmFyLXNpbmdsZS11c2UtdG9rZW4';
+    const answer = await send('GET', `/service/demo/unterschrift?token=${token}&x=1`);
+    await waitFor(
+      () =>
+        readFileSync(join(stateDir, 'access.log'), 'utf8').includes(String(answer.headers['x-request-id'])) ||
+        undefined,
+    );
+    const accessLog = readFileSync(join(stateDir, 'access.log'), 'utf8');
+    expect(accessLog).not.toContain(token);
+    expect(accessLog).toContain('"uri":"/service/demo/unterschrift?token=[redacted]&x=1"');
+  });
 
   it('answers an upload above the size limit with 413 itself, before it reaches the import service', async () => {
     // As curl sends large bodies: the headers first, the body only after 100 Continue, which never comes.

@@ -51,7 +51,7 @@ type KubernetesObject =
   | PodDisruptionBudget
   | HorizontalPodAutoscaler;
 
-/** The manifests by file name in deploy/k8s, in the order they are applied. */
+/** The manifests by file name in deploy/k8s. */
 export type ManifestFiles = Record<string, KubernetesObject[]>;
 
 const labelsOf = (component: string) => ({
@@ -80,23 +80,33 @@ const RESTRICTED: ISecurityContext = {
   seccompProfile: { type: 'RuntimeDefault' },
 };
 
-interface AppContainer {
+interface AppProcess {
   image: string;
   command?: string[];
   secrets: SecretKey[];
   resources: IResourceRequirements;
-  volumeMounts?: IContainer['volumeMounts'];
+  /** How long a stop may take to finish the work in hand (SHUTDOWN_TIMEOUT_MS). */
+  drainSeconds: number;
+  /** Behind a Service: on stop it first waits for the endpoints to drop it. */
+  servesTraffic: boolean;
+  volumes?: { name: string; mountPath: string; source: NonNullable<IPodSpec['volumes']>[number] }[];
 }
 
+/** The endpoints drop a stopping pod within a few seconds; until then it keeps answering. */
+const ENDPOINT_DELAY_SECONDS = 5;
+
 /** A platform process: port 3000, probes on its health endpoints, the shared configuration, its secrets. */
-function appContainer(name: string, spec: AppContainer): IContainer {
+function appContainer(name: string, spec: AppProcess): IContainer {
   return {
     name,
     image: spec.image,
     command: spec.command,
     ports: [{ name: 'http', containerPort: APP_PORT }],
     envFrom: [{ configMapRef: { name: CONFIG_NAME } }],
-    env: spec.secrets.map(fromSecret),
+    env: [
+      ...spec.secrets.map(fromSecret),
+      { name: 'SHUTDOWN_TIMEOUT_MS', value: String(spec.drainSeconds * 1000) },
+    ],
     readinessProbe: {
       httpGet: { path: '/health/ready', port: 'http' },
       periodSeconds: 5,
@@ -108,36 +118,57 @@ function appContainer(name: string, spec: AppContainer): IContainer {
       failureThreshold: 3,
     },
     startupProbe: { httpGet: { path: '/health/live', port: 'http' }, periodSeconds: 2, failureThreshold: 30 },
-    // The endpoints drop the pod while it still answers; SHUTDOWN_TIMEOUT_MS (10 s) then drains it.
-    lifecycle: { preStop: { sleep: { seconds: 5 } } },
+    lifecycle: spec.servesTraffic ? { preStop: { sleep: { seconds: ENDPOINT_DELAY_SECONDS } } } : undefined,
     resources: spec.resources,
     securityContext: RESTRICTED,
-    volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }, ...(spec.volumeMounts ?? [])],
+    volumeMounts: [
+      { name: 'tmp', mountPath: '/tmp' },
+      ...(spec.volumes ?? []).map(({ name, mountPath }) => ({ name, mountPath })),
+    ],
   };
 }
 
-function podSpec(container: IContainer, volumes: IPodSpec['volumes'] = []): IPodSpec {
+/** One container; `graceSeconds` covers its whole stop, after which the kubelet kills it. */
+function podSpec(container: IContainer, graceSeconds: number, volumes: IPodSpec['volumes'] = []): IPodSpec {
   return {
     containers: [container],
     // No <SERVICE>_PORT variables injected: they would collide with the processes' own (GATEWAY_PORT, ...).
     enableServiceLinks: false,
     securityContext: { runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000 },
-    terminationGracePeriodSeconds: 30,
+    terminationGracePeriodSeconds: graceSeconds,
     volumes: [{ name: 'tmp', emptyDir: {} }, ...volumes],
   };
 }
 
-function deployment(name: string, replicas: number, pod: IPodSpec): Deployment {
+function appPod(name: string, spec: AppProcess): IPodSpec {
+  const graceSeconds = ENDPOINT_DELAY_SECONDS + spec.drainSeconds + 10;
+  return podSpec(
+    appContainer(name, spec),
+    graceSeconds,
+    (spec.volumes ?? []).map((volume) => volume.source),
+  );
+}
+
+interface DeploymentOptions {
+  /** Left out where an autoscaler owns the count, so applying the manifests does not reset it. */
+  replicas?: number;
+  /** Prometheus scrapes the pods' /metrics. */
+  scraped: boolean;
+}
+
+function deployment(name: string, pod: IPodSpec, options: DeploymentOptions): Deployment {
   return new Deployment({
     metadata: metadata(name),
     spec: {
-      replicas,
+      replicas: options.replicas,
       selector: { matchLabels: labelsOf(name) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
       template: {
         metadata: {
           labels: labelsOf(name),
-          annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(APP_PORT) },
+          annotations: options.scraped
+            ? { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(APP_PORT) }
+            : undefined,
         },
         spec: pod,
       },
@@ -145,15 +176,14 @@ function deployment(name: string, replicas: number, pod: IPodSpec): Deployment {
   });
 }
 
-function service(
-  name: string,
-  port: number,
-  targetPort: string,
-  type: 'ClusterIP' | 'LoadBalancer',
-): Service {
+function service(name: string): Service {
   return new Service({
     metadata: metadata(name),
-    spec: { type, selector: labelsOf(name), ports: [{ name: 'http', port, targetPort }] },
+    spec: {
+      type: 'ClusterIP',
+      selector: labelsOf(name),
+      ports: [{ name: 'http', port: 80, targetPort: 'http' }],
+    },
   });
 }
 
@@ -206,67 +236,68 @@ function platformConfig(): ConfigMap {
   });
 }
 
-const importVolume = { name: IMPORT_FILES, persistentVolumeClaim: { claimName: IMPORT_FILES } };
-const importMount = [{ name: IMPORT_FILES, mountPath: IMPORT_STORAGE_DIR }];
+const importFilesVolume = {
+  name: IMPORT_FILES,
+  mountPath: IMPORT_STORAGE_DIR,
+  source: { name: IMPORT_FILES, persistentVolumeClaim: { claimName: IMPORT_FILES } },
+};
 
+/** The API takes uploads of up to 200 MiB, so a stop lets a running upload finish (the gateway allows 300 s). */
 function importService(image: string): KubernetesObject[] {
   const name = 'import-service';
-  const container = appContainer(name, {
+  const pod = appPod(name, {
     image,
     secrets: ['DATABASE_URL', 'REDIS_URL'],
     resources: resources(['250m', '1'], ['256Mi', '512Mi']),
-    volumeMounts: importMount,
+    drainSeconds: 300,
+    servesTraffic: true,
+    volumes: [importFilesVolume],
   });
-  return [
-    deployment(name, 2, podSpec(container, [importVolume])),
-    service(name, 80, 'http', 'ClusterIP'),
-    disruptionBudget(name),
-  ];
+  return [deployment(name, pod, { replicas: 2, scraped: true }), service(name), disruptionBudget(name)];
 }
 
 /**
- * Workers scale on the waiting jobs per pod (import_queue_jobs{state="waiting"} from /metrics, served to the HPA
- * by a Prometheus adapter as an external metric) and on CPU; a worker finishes its stage before it stops.
+ * Workers scale on the queue's waiting jobs and on CPU. Every worker reports the same queue, so the Prometheus
+ * adapter serves the HPA `max(import_queue_jobs{state="waiting"})` as the external metric (deploy/README.md).
+ * A stopping worker finishes the stage in hand.
  */
 function importWorker(image: string): KubernetesObject[] {
   const name = 'import-worker';
-  const container = appContainer(name, {
+  const pod = appPod(name, {
     image,
     command: ['node', 'dist/worker.js'],
     secrets: ['DATABASE_URL', 'REDIS_URL'],
     resources: resources(['500m', '2'], ['512Mi', '1Gi']),
-    volumeMounts: importMount,
+    drainSeconds: 110,
+    servesTraffic: false,
+    volumes: [importFilesVolume],
   });
+  const queueDepth = {
+    type: 'External' as const,
+    external: {
+      metric: { name: 'import_queue_jobs', selector: { matchLabels: { state: 'waiting' } } },
+      target: { type: 'AverageValue' as const, averageValue: '4' },
+    },
+  };
   return [
-    deployment(name, 2, { ...podSpec(container, [importVolume]), terminationGracePeriodSeconds: 120 }),
+    deployment(name, pod, { scraped: true }),
     disruptionBudget(name),
-    autoscaler(
-      name,
-      [2, 12],
-      [
-        {
-          type: 'External',
-          external: {
-            metric: { name: 'import_queue_jobs', selector: { matchLabels: { state: 'waiting' } } },
-            target: { type: 'AverageValue', averageValue: '4' },
-          },
-        },
-        cpuTarget(75),
-      ],
-    ),
+    autoscaler(name, [2, 12], [queueDepth, cpuTarget(75)]),
   ];
 }
 
 function calcService(image: string): KubernetesObject[] {
   const name = 'calc-service';
-  const container = appContainer(name, {
+  const pod = appPod(name, {
     image,
     secrets: ['DATABASE_URL', 'CALC_JWT_PRIVATE_KEY'],
     resources: resources(['250m', '1'], ['256Mi', '512Mi']),
+    drainSeconds: 10,
+    servesTraffic: true,
   });
   return [
-    deployment(name, 2, podSpec(container)),
-    service(name, 80, 'http', 'ClusterIP'),
+    deployment(name, pod, { scraped: true }),
+    service(name),
     disruptionBudget(name),
     autoscaler(name, [2, 10], [cpuTarget(70)]),
   ];
@@ -274,46 +305,49 @@ function calcService(image: string): KubernetesObject[] {
 
 function brokerService(image: string): KubernetesObject[] {
   const name = 'broker-service';
-  const container = appContainer(name, {
+  const pod = appPod(name, {
     image,
     secrets: ['DATABASE_URL', 'REDIS_URL', 'API_KEY_ENCRYPTION_KEY', 'SMTP_URL'],
     resources: resources(['250m', '1'], ['256Mi', '512Mi']),
+    drainSeconds: 10,
+    servesTraffic: true,
   });
-  return [
-    deployment(name, 2, podSpec(container)),
-    service(name, 80, 'http', 'ClusterIP'),
-    disruptionBudget(name),
-  ];
+  return [deployment(name, pod, { replicas: 2, scraped: true }), service(name), disruptionBudget(name)];
 }
 
-/** Applied before the Deployments of a release; migrations are additive, so the old pods keep working. */
-function migrationJob(image: string): Job {
+/** A Job's pod cannot change, so each release gets its own Job, named after its tag. */
+export const migrationJobName = (tag: string) =>
+  `migrate-${tag.toLowerCase().replace(/[^a-z0-9.-]/g, '-')}`.slice(0, 63).replace(/[.-]+$/, '');
+
+/** Applied and awaited before the Deployments of a release; migrations only expand, so old pods keep working. */
+function migrationJob(image: string, tag: string): Job {
+  const container: IContainer = {
+    name: 'migrate',
+    image,
+    command: ['node', MIGRATE_ENTRY],
+    env: [fromSecret('DATABASE_URL')],
+    resources: resources(['100m', '500m'], ['128Mi', '256Mi']),
+    securityContext: RESTRICTED,
+    volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+  };
   return new Job({
-    metadata: metadata('migrate'),
+    metadata: { ...metadata(migrationJobName(tag)), labels: labelsOf('migrate') },
     spec: {
       backoffLimit: 2,
       activeDeadlineSeconds: 900,
-      ttlSecondsAfterFinished: 86_400,
+      ttlSecondsAfterFinished: 7 * 86_400,
       template: {
         metadata: { labels: labelsOf('migrate') },
-        spec: {
-          ...podSpec({
-            name: 'migrate',
-            image,
-            command: ['node', MIGRATE_ENTRY],
-            env: [fromSecret('DATABASE_URL')],
-            resources: resources(['100m', '500m'], ['128Mi', '256Mi']),
-            securityContext: RESTRICTED,
-            volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
-          }),
-          restartPolicy: 'Never',
-        },
+        spec: { ...podSpec(container, 30), restartPolicy: 'Never' },
       },
     },
   });
 }
 
-/** The gateway's template variables inside the cluster: upstreams are the Services, logs go to stdout. */
+/**
+ * The gateway's template variables inside the cluster: upstreams are the Services by their short names, which
+ * resolve in the gateway's own namespace, so the same manifests serve another namespace; logs go to stdout.
+ */
 export const GATEWAY_ENVIRONMENT: GatewaySettings = {
   GATEWAY_PORT: String(GATEWAY_PORT),
   GATEWAY_STATE_DIR: '/tmp',
@@ -322,25 +356,29 @@ export const GATEWAY_ENVIRONMENT: GatewaySettings = {
   GATEWAY_RATE_BURST: '100',
   GATEWAY_MAX_BODY_BYTES: String(11 * 1024 * 1024),
   GATEWAY_MAX_UPLOAD_BYTES: String(IMPORT_MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES),
-  IMPORT_UPSTREAM: `import-service.${NAMESPACE}.svc.cluster.local:80`,
-  CALC_UPSTREAM: `calc-service.${NAMESPACE}.svc.cluster.local:80`,
-  BROKER_UPSTREAM: `broker-service.${NAMESPACE}.svc.cluster.local:80`,
+  IMPORT_UPSTREAM: 'import-service:80',
+  CALC_UPSTREAM: 'calc-service:80',
+  BROKER_UPSTREAM: 'broker-service:80',
   IMPORT_HOST: 'import.example.com',
   CALC_HOST: 'calc.example.com',
   BROKER_HOST: 'broker.example.com',
 };
 
-/** The entry: nginx (unprivileged image) rendering deploy/gateway's template at start, behind a LoadBalancer. */
+/** The image's entrypoint renders /etc/nginx/templates/nginx.conf.template into this file before nginx starts. */
+export const GATEWAY_RENDERED_CONFIG = '/tmp/nginx.conf';
+/** How long a stopping gateway lets running requests finish: the longest is an upload (300 s). */
+const GATEWAY_DRAIN_SECONDS = 300;
+
+/** The entry: nginx (unprivileged image) behind a LoadBalancer that keeps the client address for rate limits. */
 function gateway(): KubernetesObject[] {
   const name = 'gateway';
   const container: IContainer = {
     name,
     image: 'nginxinc/nginx-unprivileged:1.28-bookworm',
-    // The image's entrypoint renders /etc/nginx/templates/nginx.conf.template into /tmp/nginx.conf first.
-    args: ['nginx', '-c', '/tmp/nginx.conf', '-g', 'daemon off;'],
+    args: ['nginx', '-c', GATEWAY_RENDERED_CONFIG, '-g', 'daemon off;'],
     ports: [{ name: 'http', containerPort: GATEWAY_PORT }],
     env: [
-      { name: 'NGINX_ENVSUBST_OUTPUT_DIR', value: '/tmp' },
+      { name: 'NGINX_ENVSUBST_OUTPUT_DIR', value: path.dirname(GATEWAY_RENDERED_CONFIG) },
       ...(Object.keys(GATEWAY_ENVIRONMENT) as (keyof GatewaySettings)[]).map((key) => ({
         name: key,
         value: GATEWAY_ENVIRONMENT[key],
@@ -348,7 +386,19 @@ function gateway(): KubernetesObject[] {
     ],
     readinessProbe: { httpGet: { path: '/gateway/health', port: 'http' }, periodSeconds: 5 },
     livenessProbe: { httpGet: { path: '/gateway/health', port: 'http' }, periodSeconds: 10 },
-    lifecycle: { preStop: { sleep: { seconds: 5 } } },
+    // SIGTERM would make nginx stop at once; a graceful quit lets uploads in flight finish.
+    lifecycle: {
+      preStop: {
+        exec: {
+          command: [
+            '/bin/sh',
+            '-c',
+            `sleep ${ENDPOINT_DELAY_SECONDS}; nginx -c ${GATEWAY_RENDERED_CONFIG} -s quit; ` +
+              'while [ -e /tmp/nginx.pid ]; do sleep 1; done',
+          ],
+        },
+      },
+    },
     resources: resources(['100m', '1'], ['64Mi', '256Mi']),
     securityContext: RESTRICTED,
     volumeMounts: [
@@ -356,16 +406,30 @@ function gateway(): KubernetesObject[] {
       { name: 'template', mountPath: '/etc/nginx/templates', readOnly: true },
     ],
   };
+  const graceSeconds = ENDPOINT_DELAY_SECONDS + GATEWAY_DRAIN_SECONDS + 10;
+  const pod = podSpec(container, graceSeconds, [
+    { name: 'template', configMap: { name: GATEWAY_TEMPLATE_NAME } },
+  ]);
   return [
     new ConfigMap({
       metadata: metadata(GATEWAY_TEMPLATE_NAME),
       data: { 'nginx.conf.template': readFileSync(GATEWAY_TEMPLATE, 'utf8') },
     }),
-    deployment(name, 2, {
-      ...podSpec(container, [{ name: 'template', configMap: { name: GATEWAY_TEMPLATE_NAME } }]),
-      securityContext: { runAsUser: 101, runAsGroup: 101 },
+    deployment(
+      name,
+      { ...pod, securityContext: { runAsUser: 101, runAsGroup: 101 } },
+      { replicas: 2, scraped: false },
+    ),
+    new Service({
+      metadata: metadata(name),
+      spec: {
+        type: 'LoadBalancer',
+        // The client's own address reaches nginx (per-client rate limits), not a node's.
+        externalTrafficPolicy: 'Local',
+        selector: labelsOf(name),
+        ports: [{ name: 'http', port: 80, targetPort: 'http' }],
+      },
     }),
-    service(name, 80, 'http', 'LoadBalancer'),
     disruptionBudget(name),
   ];
 }
@@ -373,7 +437,14 @@ function gateway(): KubernetesObject[] {
 export function kubernetesManifests(options: ManifestOptions): ManifestFiles {
   const image = (app: string) => `${options.registry}/${app}:${options.tag}`;
   return {
-    'namespace.yaml': [new Namespace({ metadata: { name: NAMESPACE, labels: labelsOf(NAMESPACE) } })],
+    'namespace.yaml': [
+      new Namespace({
+        metadata: {
+          name: NAMESPACE,
+          labels: { ...labelsOf(NAMESPACE), 'pod-security.kubernetes.io/enforce': 'restricted' },
+        },
+      }),
+    ],
     'config.yaml': [platformConfig()],
     'import-files.yaml': [
       new PersistentVolumeClaim({
@@ -381,13 +452,30 @@ export function kubernetesManifests(options: ManifestOptions): ManifestFiles {
         spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '200Gi' } } },
       }),
     ],
-    'migrate-job.yaml': [migrationJob(image('broker-service'))],
+    'migrate-job.yaml': [migrationJob(image('broker-service'), options.tag)],
     'import-service.yaml': importService(image('import-service')),
     'import-worker.yaml': importWorker(image('import-service')),
     'calc-service.yaml': calcService(image('calc-service')),
     'broker-service.yaml': brokerService(image('broker-service')),
     'gateway.yaml': gateway(),
   };
+}
+
+/** `kubectl apply -k deploy/k8s`: every file, and the namespace overlays can change. */
+export function kustomization(files: ManifestFiles): Kustomization {
+  return {
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    namespace: NAMESPACE,
+    resources: Object.keys(files),
+  };
+}
+
+export interface Kustomization {
+  apiVersion: 'kustomize.config.k8s.io/v1beta1';
+  kind: 'Kustomization';
+  namespace: string;
+  resources: string[];
 }
 
 /** The committed manifests' image source (deploy/k8s); a release renders with its registry and tag. */

@@ -7,8 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { findWorkspaceRoot } from '@broker/local-services';
-import { DEFAULT_MANIFEST_OPTIONS, kubernetesManifests } from './manifests.js';
-import { manifestYaml } from './manifest-yaml.js';
+import { kustomizationYaml, manifestYaml } from './manifest-yaml.js';
+import { DEFAULT_MANIFEST_OPTIONS, kubernetesManifests, kustomization } from './manifests.js';
 
 const { values } = parseArgs({
   options: {
@@ -18,8 +18,11 @@ const { values } = parseArgs({
   },
 });
 
-mkdirSync(values.out, { recursive: true });
-for (const [file, objects] of Object.entries(kubernetesManifests(values))) {
-  writeFileSync(path.join(values.out, file), manifestYaml(objects));
+const files = kubernetesManifests(values);
+const write = (file: string, text: string) => {
+  writeFileSync(path.join(values.out, file), text);
   console.log(path.join(values.out, file));
-}
+};
+mkdirSync(values.out, { recursive: true });
+for (const [file, objects] of Object.entries(files)) write(file, manifestYaml(objects));
+write('kustomization.yaml', kustomizationYaml(kustomization(files)));
