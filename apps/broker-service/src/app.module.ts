@@ -9,8 +9,12 @@ import { EmployeeModule } from './employee/employee.module.js';
 import { MultiCallModule } from './multi-call/multi-call.module.js';
 import { SignatureLinksModule } from './employee/signature-links/signature-links.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
+import { SigningModule } from './signing/signing.module.js';
 
-/** Area C: the employee service and the broker service, under /service/{tenant}/..., and their multi-calls. */
+/**
+ * Area C: the employee service and the broker service, under /service/{tenant}/..., their multi-calls, and the
+ * customers' signing page of the broker mandate.
+ */
 @Module({})
 export class AppModule {
   static forRoot(config: BrokerConfig): DynamicModule {
@@ -44,6 +48,17 @@ export class AppModule {
         EmployeeModule,
         SignatureLinksModule,
         BrokerModule,
+        SigningModule.forRoot({
+          redisUrl: config.REDIS_URL,
+          redisPrefix: config.BROKER_REDIS_PREFIX,
+          secret: config.API_KEY_ENCRYPTION_KEY,
+          rateLimit: {
+            requests: config.SIGNING_RATE_LIMIT,
+            windowSeconds: config.SIGNING_RATE_WINDOW_SECONDS,
+          },
+          trustedProxies: config.TRUSTED_PROXIES,
+          secureCookies: config.PORTAL_BASE_URL.startsWith('https:'),
+        }),
         MultiCallModule.forRoot({
           maxParts: config.MULTICALL_MAX_PARTS,
           maxPartBytes: config.MULTICALL_MAX_PART_BYTES,

@@ -1,4 +1,14 @@
+import proxyaddr from 'proxy-addr';
 import { baseEnvShape, env, loadConfig } from '@broker/config';
+
+function isProxyList(entries: string[]): boolean {
+  try {
+    proxyaddr.compile(entries);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const brokerEnvShape = {
   ...baseEnvShape,
@@ -10,8 +20,19 @@ export const brokerEnvShape = {
   SMTP_URL: env.text('smtp://127.0.0.1:1025'),
   MAIL_FROM: env.text('Maklerportal <no-reply@broker-platform.local>'),
   SMS_GATEWAY_URL: env.text('http://127.0.0.1:1026/sms'),
-  PORTAL_BASE_URL: env.text('http://localhost:8080'),
+  /** Where customers reach this service (the gateway in a deployment): the base of the links in messages. */
+  PORTAL_BASE_URL: env.text('http://localhost:3003'),
   NOTIFY_SWEEP_INTERVAL_MS: env.positiveInt(60_000),
+  /** Signing page requests per client address and window (a fixed window in Redis). */
+  SIGNING_RATE_LIMIT: env.positiveInt(30),
+  SIGNING_RATE_WINDOW_SECONDS: env.positiveInt(60),
+  /**
+   * Proxies whose X-Forwarded-For is believed when telling client addresses apart (proxy-addr notation: addresses,
+   * CIDR ranges, `loopback`, `linklocal`, `uniquelocal`); the default trusts the private ranges a gateway sits in.
+   */
+  TRUSTED_PROXIES: env
+    .list(['loopback', 'linklocal', 'uniquelocal'])
+    .refine(isProxyList, 'must be IP addresses, CIDR ranges, loopback, linklocal or uniquelocal'),
   /** Multi-call limits: parts per batch, bytes per part body, bytes of the whole request. */
   MULTICALL_MAX_PARTS: env.positiveInt(100),
   MULTICALL_MAX_PART_BYTES: env.positiveInt(1024 * 1024),

@@ -29,7 +29,9 @@ export const EMPLOYEE_OPENAPI: OpenApiDocumentSettings = {
   title: 'Broker platform: employee service (area C)',
   description:
     `Customer management for brokers' employees. ${CONVENTIONS} Dates: YYYY-MM-DD; date-times ` +
-    'YYYY-MM-DDTHH:mm:ss in Europe/Berlin (X-Svc-Timezone states another zone for input).',
+    'YYYY-MM-DDTHH:mm:ss in Europe/Berlin (X-Svc-Timezone states another zone for input). An archive entry ' +
+    'whose document this service stores (the Maklervollmacht a customer signed on the signing page) carries ' +
+    'Dokument.Uri, its download: GET .../archiveintraege/{Id}/dokument (application/pdf).',
 };
 
 /** The broker service's OpenAPI 3 description: GET /service/{tenant}/broker/v1/rest/openapi.json. */

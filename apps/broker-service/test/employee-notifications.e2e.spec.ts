@@ -126,7 +126,7 @@ describe('employee service: notifications through a real SMTP server and an HTTP
       return received.length > 0 ? received : undefined;
     });
     const token = tokenIn(message.text)!;
-    expect(message.text).toContain('https://portal.example/unterschrift?token=');
+    expect(message.text).toContain('https://portal.example/service/demo/unterschrift?token=');
     const stored = await db.query<{ purpose: string; hours: number }>(
       `SELECT purpose, round(extract(epoch FROM expires_at - created_at) / 3600)::int AS hours
          FROM broker.customer_link_token WHERE token_sha256 = $1`,
@@ -147,7 +147,7 @@ describe('employee service: notifications through a real SMTP server and an HTTP
     });
     const received = await waitFor(() => sms.messages.find((message) => message.to === '+49 171 7654321'));
     expect(received.text).toMatch(
-      /^Muster Makler GmbH: Bitte unterschreiben Sie Ihre Maklervollmacht: https:\/\/portal\.example\/unterschrift\?token=/,
+      /^Muster Makler GmbH: Bitte unterschreiben Sie Ihre Maklervollmacht: https:\/\/portal\.example\/service\/demo\/unterschrift\?token=/,
     );
   });
 

@@ -3,9 +3,14 @@ import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { BASE, BROKER_BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
+interface OpenApiOperation {
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, { content?: Record<string, unknown> }>;
+}
+
 interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+  paths: Record<string, Record<string, OpenApiOperation>>;
   components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
 }
 
@@ -58,5 +63,10 @@ describe('OpenAPI documents of the broker and employee services', () => {
       Object.keys(document.paths).every((path) => path.startsWith('/service/{tenant}/employee/v1/rest')),
     ).toBe(true);
     expect(Object.keys(document.paths['/service/{tenant}/employee/v1/rest'])).toEqual(['post']);
+    const download =
+      document.paths[
+        '/service/{tenant}/employee/v1/rest/{ma}/kunden/{customerId}/archiveintraege/{entryId}/dokument'
+      ];
+    expect(Object.keys(download.get.responses['200'].content ?? {})).toEqual(['application/pdf']);
   });
 });

@@ -11,7 +11,21 @@ const REDACTED_PATHS = [
   'req.headers["x-svc-otp"]',
   'req.headers["x-svc-nonce"]',
   'res.headers["set-cookie"]',
+  'req.query.token',
+  // A failed query's bound values and the database's detail line carry the data written (documents, names).
+  'err.parameters',
+  'err.detail',
+  'err.driverError.parameters',
+  'err.driverError.detail',
 ];
+
+/** Query parameters whose values are credentials (the token of a customer's signing link). */
+const SECRET_QUERY_VALUES = /([?&]token=)[^&#]*/gi;
+
+/** The URL as logged: the values of credential query parameters replaced. */
+export function loggableUrl(url: string): string {
+  return url.replace(SECRET_QUERY_VALUES, '$1[redacted]');
+}
 
 export interface LoggingSettings {
   service: string;
@@ -28,6 +42,12 @@ export function loggingModule(settings: LoggingSettings): DynamicModule {
       base: { service: settings.service },
       genReqId: assignRequestId,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: {
+        req: (request: { url?: string }) => {
+          if (request.url) request.url = loggableUrl(request.url);
+          return request;
+        },
+      },
       customLogLevel: (_request, response, error) => {
         if (error || response.statusCode >= 500) return 'error';
         return response.statusCode >= 400 ? 'warn' : 'info';

@@ -8,3 +8,4 @@ export * from './test-import-environment.js';
 export * from './inventory-fixture.js';
 export * from './wait.js';
 export * from './gdv-portfolio.js';
+export * from './debian-package.js';

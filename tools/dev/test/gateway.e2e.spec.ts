@@ -12,29 +12,12 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from '@broker/local-services';
-import { insertBrokerFixture, waitFor, writeGdvPortfolio } from '@broker/testing';
+import { ensureDebianPackage, insertBrokerFixture, waitFor, writeGdvPortfolio } from '@broker/testing';
 import { renderGatewayConfig, UPLOAD_FRAMING_BYTES } from '../src/gateway-config.js';
 import { type RunningProcess, startProcess } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
-/** Debian's nginx, installed when missing and possible (root with apt); undefined where it cannot be had. */
-function ensureNginx(): string | undefined {
-  const found = () => spawnSync('nginx', ['-v']).status === 0;
-  if (found()) return 'nginx';
-  if (process.getuid?.() !== 0 || spawnSync('apt-get', ['--version']).status !== 0) return undefined;
-  const install = () =>
-    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx-light'], {
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      timeout: 300_000,
-    }).status === 0;
-  if (!install()) {
-    spawnSync('apt-get', ['update'], { timeout: 300_000 });
-    install();
-  }
-  return found() ? 'nginx' : undefined;
-}
-
-const nginx = ensureNginx();
+const nginx = ensureDebianPackage('nginx-light', () => spawnSync('nginx', ['-v']).status === 0);
 if (!nginx)
   process.stderr.write(
     'gateway e2e: SKIPPED, nginx is missing and could not be installed (needs root and apt)\n',
@@ -98,13 +81,9 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
         BROKER_HOST: HOSTS.broker,
       }),
     );
-    gateway = spawn(
-      nginx ?? 'nginx',
-      ['-p', stateDir, '-c', join(stateDir, 'nginx.conf'), '-g', 'daemon off;'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    gateway = spawn('nginx', ['-p', stateDir, '-c', join(stateDir, 'nginx.conf'), '-g', 'daemon off;'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     gateway.stderr?.on('data', (chunk: Buffer) => (gatewayOutput += chunk.toString()));
     await waitFor(
       async () => (await send('GET', '/gateway/health').catch(() => undefined))?.status === 200 || undefined,
@@ -253,9 +232,12 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     expect(gatewayOutput).not.toContain('buffered to a temporary file');
   }, 180_000);
 
-  it('keeps the single-use token of a link out of its access log', async () => {
+  it('routes a signing link to the broker service and keeps its token out of the access log', async () => {
     const token = 'Zm9vYmFyLXNpbmdsZS11c2UtdG9rZW4';
     const answer = await send('GET', `/service/demo/unterschrift?token=${token}&x=1`);
+    // The broker service's signing page answers an unknown link with its own page.
+    expect(answer.status).toBe(404);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
     await waitFor(
       () =>
         readFileSync(join(stateDir, 'access.log'), 'utf8').includes(String(answer.headers['x-request-id'])) ||

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiKeyCipher } from '@broker/auth';
 import type { EntityManager } from 'typeorm';
+import { signingPagePath } from '../signing/signing-path.js';
 import { LinkTokens } from './link-tokens.js';
 import {
   type Addressee,
@@ -22,6 +23,7 @@ export interface NewCustomerMessages {
 
 interface CustomerCard extends Addressee {
   tenantId: string;
+  tenantCode: string;
   customerId: string;
   userName: string | null;
   broker: BrokerCard;
@@ -54,7 +56,7 @@ export class CustomerMessages {
     let passwordLink: string | null = null;
     if (wanted.passwordLink) {
       passwordLink = this.link(
-        'passwort-setzen',
+        '/passwort-setzen',
         await this.tokens.issue(tx, card.tenantId, customerId, 'passwort'),
       );
       texts.push(['passwortlink', passwordLinkText(card, card.broker, LINK_PLACEHOLDER)]);
@@ -77,12 +79,13 @@ export class CustomerMessages {
     const card = await this.card(tx, customerId);
     const token = await this.tokens.issue(tx, card.tenantId, customerId, 'maklervollmacht');
     const text = signatureLinkText(card, card.broker, LINK_PLACEHOLDER, channel);
-    const link = this.link('unterschrift', token);
+    const link = this.link(signingPagePath(card.tenantCode), token);
     return this.write(tx, card, { kind: 'unterschriftenlink', channel, recipient, text, link });
   }
 
+  /** `path` absolute: the password page of the customer portal, or this service's signing page. */
   private link(path: string, token: string): string {
-    return `${this.settings.portalBaseUrl.replace(/\/$/, '')}/${path}?token=${token}`;
+    return `${this.settings.portalBaseUrl.replace(/\/$/, '')}${path}?token=${token}`;
   }
 
   /** The link (it carries a token) is stored encrypted beside the text, which holds a placeholder for it. */
@@ -111,11 +114,13 @@ export class CustomerMessages {
 
   private async card(tx: EntityManager, customerId: string): Promise<CustomerCard> {
     const [row] = await tx.query<CustomerCard[]>(
-      `SELECT c.tenant_id::text AS "tenantId", c.id::text AS "customerId", c.user_name AS "userName",
-              c.salutation, c.first_name AS "firstName", c.last_name AS "lastName", c.company_name AS "companyName",
+      `SELECT c.tenant_id::text AS "tenantId", t.code AS "tenantCode", c.id::text AS "customerId",
+              c.user_name AS "userName", c.salutation, c.first_name AS "firstName", c.last_name AS "lastName",
+              c.company_name AS "companyName",
               json_build_object('name', b.name, 'street', b.street, 'postalCode', b.postal_code, 'city', b.city,
                                 'email', b.email, 'phone', b.phone, 'imprint', b.imprint) AS broker
          FROM broker.customer c JOIN broker.broker b ON b.id = c.broker_id
+         JOIN broker.tenant t ON t.id = c.tenant_id
         WHERE c.id = $1`,
       [customerId],
     );

@@ -7,7 +7,10 @@ export type LinkPurpose = 'passwort' | 'maklervollmacht';
 /** How long a link stays usable. */
 export const LINK_LIFETIME_HOURS: Record<LinkPurpose, number> = { passwort: 72, maklervollmacht: 14 * 24 };
 
-export const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+/** What `issue` hands out: 32 random bytes in base64url. */
+export const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /**
  * Single-use link tokens: 32 random bytes (base64url) handed out once, stored only as their sha256 with an

@@ -8,7 +8,10 @@ export interface NotificationSettings {
   smtpUrl: string;
   mailFrom: string;
   smsGatewayUrl: string;
-  /** Base URL of the customer portal the links in messages point to. */
+  /**
+   * Public base URL (scheme and host, as customers reach the gateway) of the links in messages: the portal's
+   * password page and this service's signing page under /service/{tenant}/unterschrift.
+   */
   portalBaseUrl: string;
   sweepIntervalMs: number;
 }

@@ -8,6 +8,7 @@ import { Notifications1763700000007 } from './1763700000007-notifications.js';
 import { CustomerSearch1763700000008 } from './1763700000008-customer-search.js';
 import { CalcLoginThrottle1763700000009 } from './1763700000009-calc-login-throttle.js';
 import { CompanyAgreements1763700000010 } from './1763700000010-company-agreements.js';
+import { MandateSigning1763700000011 } from './1763700000011-mandate-signing.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -21,4 +22,5 @@ export const allMigrations = [
   CustomerSearch1763700000008,
   CalcLoginThrottle1763700000009,
   CompanyAgreements1763700000010,
+  MandateSigning1763700000011,
 ];

@@ -1,4 +1,5 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, StreamableFile, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
 import { ParseIdPipe } from '../ids.js';
@@ -33,4 +34,29 @@ export class RecordsController {
   ) {
     return this.records.archiveEntry(scope, customerId, entryId);
   }
+
+  /** The file of an archive entry (the signed Maklervollmacht as PDF), when this service stores it. */
+  @Get('archiveintraege/:entryId/dokument')
+  @Header('Cache-Control', 'private, no-store')
+  @Header('X-Content-Type-Options', 'nosniff')
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'The document', schema: { type: 'string', format: 'binary' } })
+  async documentFile(
+    @Scope() scope: EmployeeScope,
+    @Param('customerId', ParseIdPipe) customerId: string,
+    @Param('entryId', ParseIdPipe) entryId: string,
+  ): Promise<StreamableFile> {
+    const file = await this.records.documentFile(scope, customerId, entryId);
+    return new StreamableFile(file.content, {
+      type: file.mimeType,
+      length: file.content.length,
+      disposition: attachment(file.fileName),
+    });
+  }
+}
+
+/** Content-Disposition of a download: an ASCII name for old clients, the exact one in RFC 5987 form. */
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

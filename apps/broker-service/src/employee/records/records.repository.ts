@@ -23,14 +23,29 @@ export interface ArchiveEntryRecord {
   type: string;
   title: string;
   date: Date;
-  document: { id: string; fileName: string; mimeType: string; size: number } | null;
+  document: {
+    id: string;
+    fileName: string;
+    mimeType: string;
+    size: number;
+    /** Whether this service holds the bytes (broker.document_content), so that they can be downloaded. */
+    stored: boolean;
+  } | null;
+}
+
+export interface DocumentFile {
+  fileName: string;
+  mimeType: string;
+  content: Buffer;
 }
 
 const ARCHIVE_SELECT = `
   SELECT e.id::text, e.entry_type AS type, e.title, e.entry_date AS date,
          CASE WHEN d.id IS NULL THEN NULL
               ELSE json_build_object('id', d.id::text, 'fileName', d.file_name, 'mimeType', d.mime_type,
-                                     'size', d.size_bytes) END AS document
+                                     'size', d.size_bytes,
+                                     'stored', EXISTS (SELECT 1 FROM broker.document_content dc
+                                                        WHERE dc.document_id = d.id)) END AS document
     FROM broker.archive_entry e LEFT JOIN broker.document d ON d.id = e.document_id`;
 
 /** The read-only records of a customer: contracts, archive entries and their documents. */
@@ -71,6 +86,23 @@ export class RecordsRepository {
   ): Promise<ArchiveEntryRecord | undefined> {
     const [row] = await db.query<ArchiveEntryRecord[]>(
       `${ARCHIVE_SELECT} WHERE e.customer_id = $1 AND e.id = $2`,
+      [customerId, entryId],
+    );
+    return row;
+  }
+
+  /** The file of an archive entry, when this service stores its bytes. */
+  async documentFile(
+    db: EntityManager,
+    customerId: string,
+    entryId: string,
+  ): Promise<DocumentFile | undefined> {
+    const [row] = await db.query<DocumentFile[]>(
+      `SELECT d.file_name AS "fileName", d.mime_type AS "mimeType", dc.content
+         FROM broker.archive_entry e
+         JOIN broker.document d ON d.id = e.document_id
+         JOIN broker.document_content dc ON dc.document_id = d.id
+        WHERE e.customer_id = $1 AND e.id = $2`,
       [customerId, entryId],
     );
     return row;

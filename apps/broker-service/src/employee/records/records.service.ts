@@ -4,7 +4,12 @@ import { formatDateTime } from '@broker/datetime';
 import { DomainError } from '@broker/errors';
 import type { EmployeeScope } from '../employee-scope.js';
 import { customerPath, assertVisibleCustomer } from '../visible-customer.js';
-import { type ArchiveEntryRecord, type ContractRecord, RecordsRepository } from './records.repository.js';
+import {
+  type ArchiveEntryRecord,
+  type ContractRecord,
+  type DocumentFile,
+  RecordsRepository,
+} from './records.repository.js';
 
 /** Cents as a decimal string with two places ("5462" → "54.62"): money never goes through a float. */
 function amount(cents: string | null): string | null {
@@ -14,7 +19,10 @@ function amount(cents: string | null): string | null {
   return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
-/** getKundenVertraege, getKundenDokumente, getKundenArchiveintraege (and one archive entry, the mandate link). */
+/**
+ * getKundenVertraege, getKundenDokumente, getKundenArchiveintraege (and one archive entry, the mandate link), and
+ * the download of an archive entry's document.
+ */
 @Injectable()
 export class RecordsService {
   constructor(
@@ -40,6 +48,14 @@ export class RecordsService {
       throw DomainError.notFound(`Archive entry ${entryId} of customer ${customerId} does not exist`);
     return archiveEntryView(scope, customerId, entry);
   }
+
+  async documentFile(scope: EmployeeScope, customerId: string, entryId: string): Promise<DocumentFile> {
+    await assertVisibleCustomer(this.db.manager, scope, customerId);
+    const file = await this.records.documentFile(this.db.manager, customerId, entryId);
+    if (!file)
+      throw DomainError.notFound(`Archive entry ${entryId} of customer ${customerId} has no stored document`);
+    return file;
+  }
 }
 
 function contractView(contract: ContractRecord) {
@@ -61,8 +77,9 @@ function contractView(contract: ContractRecord) {
 }
 
 function archiveEntryView(scope: EmployeeScope, customerId: string, entry: ArchiveEntryRecord) {
+  const uri = customerPath(scope, customerId, 'archiveintraege', entry.id);
   return {
-    Uri: customerPath(scope, customerId, 'archiveintraege', entry.id),
+    Uri: uri,
     Id: entry.id,
     Typ: entry.type,
     Titel: entry.title,
@@ -72,6 +89,7 @@ function archiveEntryView(scope: EmployeeScope, customerId: string, entry: Archi
           Dateiname: entry.document.fileName,
           MimeType: entry.document.mimeType,
           Groesse: entry.document.size,
+          ...(entry.document.stored ? { Uri: `${uri}/dokument` } : {}),
         }
       : null,
   };

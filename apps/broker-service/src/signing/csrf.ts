@@ -1,0 +1,59 @@
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parse as parseCookies } from 'cookie';
+import type { Request, Response } from 'express';
+import { DomainError, ErrorCode } from '@broker/errors';
+import { signingPagePath } from './signing-path.js';
+
+const COOKIE = 'unterschrift_csrf';
+const NONCE = /^[A-Za-z0-9_-]{32}$/;
+
+/**
+ * Cross-site request forgery protection of the signing form (a signed double submit): the page sets a random
+ * nonce in an HttpOnly, SameSite=Lax cookie and puts HMAC(nonce, link token) into the form. A submit counts
+ * only with both, so it must come from a browser that loaded this link's page from this site; another site can
+ * neither read nor compute the pair. The HMAC key is derived from the service's secret.
+ */
+export class SigningCsrf {
+  private readonly key: Buffer;
+
+  constructor(
+    secret: Buffer,
+    private readonly secureCookie: boolean,
+  ) {
+    this.key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'signing-page csrf', 32));
+  }
+
+  /** The form field for the link; sets the cookie unless the browser already has one. */
+  issue(request: Request, response: Response, tenantCode: string, linkToken: string): string {
+    let nonce = this.nonceOf(request);
+    if (!nonce) {
+      nonce = randomBytes(24).toString('base64url');
+      response.cookie(COOKIE, nonce, {
+        httpOnly: true,
+        // Lax: the link opens from a mail (a cross-site navigation), and a Strict cookie would not come along.
+        sameSite: 'lax',
+        secure: this.secureCookie,
+        path: signingPagePath(tenantCode),
+      });
+    }
+    return this.mac(nonce, linkToken);
+  }
+
+  /** Refuses (403) a form whose field does not fit the browser's cookie and the link. */
+  verify(request: Request, linkToken: string, field: string): void {
+    const nonce = this.nonceOf(request);
+    const expected = nonce ? Buffer.from(this.mac(nonce, linkToken)) : undefined;
+    const given = Buffer.from(field);
+    if (!expected || expected.length !== given.length || !timingSafeEqual(expected, given))
+      throw new DomainError(ErrorCode.Forbidden, 'The signing form could not be verified');
+  }
+
+  private nonceOf(request: Request): string | undefined {
+    const nonce = parseCookies(request.headers.cookie ?? '')[COOKIE];
+    return nonce && NONCE.test(nonce) ? nonce : undefined;
+  }
+
+  private mac(nonce: string, linkToken: string): string {
+    return createHmac('sha256', this.key).update(`${nonce}\n${linkToken}`).digest('base64url');
+  }
+}

@@ -1,0 +1,13 @@
+import { loggableUrl } from './logging.js';
+
+describe('loggableUrl', () => {
+  it.each([
+    ['/service/demo/unterschrift?token=abc-DEF_123', '/service/demo/unterschrift?token=[redacted]'],
+    ['/x?a=1&token=secret&b=2', '/x?a=1&token=[redacted]&b=2'],
+    ['/x?Token=secret#top', '/x?Token=[redacted]#top'],
+    ['/x?notoken=1&tokens=2', '/x?notoken=1&tokens=2'],
+    ['/service/demo/unterschrift', '/service/demo/unterschrift'],
+  ])('logs %s as %s', (url, logged) => {
+    expect(loggableUrl(url)).toBe(logged);
+  });
+});
