@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { FIXTURE_API_CLIENTS } from './employee-fixture.js';
@@ -92,8 +92,7 @@ describe('broker service: lists (laender, gesellschaften)', () => {
 
   beforeAll(async () => {
     service = await startEmployeeTestService();
-    db = new Client({ connectionString: service.database.url });
-    await db.connect();
+    db = service.db;
     const brokerRows = await db.query<{ broker_number: string; id: string; tenant_id: string }>(
       'SELECT broker_number, id::text, tenant_id::text FROM broker.broker',
     );
@@ -105,7 +104,6 @@ describe('broker service: lists (laender, gesellschaften)', () => {
     for (const company of companyRows.rows) companies[company.vu_number] = company.id;
   });
   afterAll(async () => {
-    await db?.end();
     await service?.close();
   });
 

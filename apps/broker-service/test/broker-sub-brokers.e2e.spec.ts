@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { FIXTURE_API_CLIENTS } from './employee-fixture.js';
@@ -84,11 +84,9 @@ describe('broker service: updateUntervermittler (PATCH {base}/vermittler/{vmt})'
 
   beforeAll(async () => {
     service = await startEmployeeTestService();
-    db = new Client({ connectionString: service.database.url });
-    await db.connect();
+    db = service.db;
   });
   afterAll(async () => {
-    await db?.end();
     await service?.close();
   });
 

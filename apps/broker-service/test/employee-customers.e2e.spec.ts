@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { FIXTURE_API_CLIENTS, FIXTURE_EMPLOYEES } from './employee-fixture.js';
 import { BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
@@ -9,11 +9,9 @@ describe('employee service: customers, addresses, contacts, records, details, en
 
   beforeAll(async () => {
     service = await startEmployeeTestService();
-    db = new Client({ connectionString: service.database.url });
-    await db.connect();
+    db = service.db;
   });
   afterAll(async () => {
-    await db?.end();
     await service?.close();
   });
 

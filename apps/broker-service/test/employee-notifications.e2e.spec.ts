@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { waitFor } from '@broker/testing';
 import { FIXTURE_API_CLIENTS, FIXTURE_EMPLOYEES } from './employee-fixture.js';
 import { type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
@@ -24,11 +24,9 @@ describe('employee service: notifications through a real SMTP server and an HTTP
       PORTAL_BASE_URL: 'https://portal.example',
       NOTIFY_SWEEP_INTERVAL_MS: '300',
     });
-    db = new Client({ connectionString: service.database.url });
-    await db.connect();
+    db = service.db;
   });
   afterAll(async () => {
-    await db?.end();
     await service?.close();
     await mail?.close();
     await sms?.close();

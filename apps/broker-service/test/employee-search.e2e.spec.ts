@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import type request from 'supertest';
 import { FIXTURE_API_CLIENTS, FIXTURE_EMPLOYEES, type FixtureApiClient } from './employee-fixture.js';
 import { BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
@@ -85,8 +85,7 @@ describe('employee service: searchKunden', () => {
 
   beforeAll(async () => {
     service = await startEmployeeTestService();
-    db = new Client({ connectionString: service.database.url });
-    await db.connect();
+    db = service.db;
     const { rows } = await db.query<{ broker_number: string; id: string; tenant_id: string }>(
       'SELECT broker_number, id::text, tenant_id::text FROM broker.broker',
     );
@@ -137,7 +136,6 @@ describe('employee service: searchKunden', () => {
   });
 
   afterAll(async () => {
-    await db?.end();
     await service?.close();
   });
 

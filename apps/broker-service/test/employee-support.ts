@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
+import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { parseConfig } from '@broker/config';
@@ -30,6 +31,8 @@ export const BROKER_BASE = '/service/demo/broker/v1/rest';
 export interface EmployeeTestService {
   app: INestApplication;
   database: TestDatabase;
+  /** A connection to that database, for a test's own reads and writes; closed with the service. */
+  db: Client;
   customers: { v1000Customer: string; v1003Customer: string; v2000Customer: string };
   /** A request signed with a fresh digest header group (default: the V1000 client). */
   call(
@@ -61,9 +64,12 @@ export async function startEmployeeTestService(
   });
   const app = await createHttpApp(AppModule.forRoot(config), { openApi: [EMPLOYEE_OPENAPI, BROKER_OPENAPI] });
   await app.init();
+  const db = new Client({ connectionString: database.url });
+  await db.connect();
   return {
     app,
     database,
+    db,
     customers,
     call(method, path, options = {}) {
       const test = request(app.getHttpServer() as App)
@@ -74,6 +80,7 @@ export async function startEmployeeTestService(
     },
     employeePath: (path, employee = FIXTURE_EMPLOYEES.main) => `${BASE}/${employee}${path}`,
     async close() {
+      await db.end();
       await app.close();
       await redis.clear();
       await database.drop();

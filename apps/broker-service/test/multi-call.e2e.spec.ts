@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { FIXTURE_API_CLIENTS, svcDigestHeaders, svcOtpHeaders } from './employee-fixture.js';
@@ -23,11 +23,9 @@ describe('multi-call (multipart/related) on the broker and employee services', (
       MULTICALL_MAX_PART_BYTES: '4096',
       MULTICALL_MAX_REQUEST_BYTES: '65536',
     });
-    db = new Client({ connectionString: service.database.url });
-    await db.connect();
+    db = service.db;
   });
   afterAll(async () => {
-    await db?.end();
     await service?.close();
   });
 

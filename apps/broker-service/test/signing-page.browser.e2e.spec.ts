@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { findFreePort } from '@broker/local-services';
 import { ensureDebianPackage, waitFor } from '@broker/testing';
 import { type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 import { TestMailServer } from './message-receivers.js';
-import { pdfDrawnImages, pdfText } from './signing-support.js';
+import { asBuffer } from './multipart.js';
+import { expireSignatureLink, pdfDrawnImages, pdfText } from './signing-support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const chromiumInstalled = ensureDebianPackage('chromium', () => existsSync(CHROMIUM));
@@ -39,8 +39,7 @@ describeWithChromium('signing page in Chromium: link by e-mail, drawn and keyboa
       NOTIFY_SWEEP_INTERVAL_MS: '300',
     });
     await service.app.listen(port, '127.0.0.1');
-    db = new Client({ connectionString: service.database.url });
-    await db.connect();
+    db = service.db;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -50,7 +49,6 @@ describeWithChromium('signing page in Chromium: link by e-mail, drawn and keyboa
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    await db?.end();
     await service?.close();
     await mail?.close();
   });
@@ -110,14 +108,7 @@ describeWithChromium('signing page in Chromium: link by e-mail, drawn and keyboa
     const entry = await service.call('get', mandate!).expect(200);
     const document = (entry.body as { Typ: string; Dokument: { Uri: string } }).Dokument;
     expect((entry.body as { Typ: string }).Typ).toBe('maklervollmacht');
-    const download = await service
-      .call('get', document.Uri)
-      .buffer(true)
-      .parse((response, callback) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => callback(null, Buffer.concat(chunks)));
-      })
+    const download = await asBuffer(service.call('get', document.Uri))
       .expect(200)
       .expect('Content-Type', 'application/pdf');
     const pdf = download.body as Buffer;
@@ -185,10 +176,7 @@ describeWithChromium('signing page in Chromium: link by e-mail, drawn and keyboa
 
     const expiring = await requestLink(customerId, email);
     const token = new URL(expiring).searchParams.get('token')!;
-    await db.query(
-      `UPDATE broker.customer_link_token SET expires_at = now() - interval '1 second' WHERE token_sha256 = $1`,
-      [createHash('sha256').update(token).digest('hex')],
-    );
+    await expireSignatureLink(db, token);
     const expired = await page.goto(expiring);
     expect(expired?.status()).toBe(410);
     await page.getByRole('heading', { name: 'Dieser Link ist abgelaufen' }).waitFor();

@@ -1,10 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
+import type { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { FIXTURE_API_CLIENTS, FIXTURE_EMPLOYEES } from './employee-fixture.js';
+import { sha256Hex } from '../src/notifications/link-tokens.js';
 import { type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
+import { asBuffer } from './multipart.js';
 import {
+  expireSignatureLink,
   insertCustomer,
   insertSignatureLink,
   pdfDrawnImages,
@@ -38,11 +41,9 @@ describe('signing page of the broker mandate (HTTP, no browser)', () => {
 
   beforeAll(async () => {
     service = await startEmployeeTestService({ SIGNING_RATE_LIMIT: String(RATE_LIMIT) });
-    db = new Client({ connectionString: service.database.url });
-    await db.connect();
+    db = service.db;
   });
   afterAll(async () => {
-    await db?.end();
     await service?.close();
   });
 
@@ -168,15 +169,7 @@ describe('signing page of the broker mandate (HTTP, no browser)', () => {
     expect(await listed('archiveintraege')).toEqual([mandateUri]);
     expect(await listed('dokumente')).toEqual([mandateUri]);
 
-    const download = await service
-      .call('get', entry.Dokument!.Uri!)
-      .buffer(true)
-      .parse((response, callback) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => callback(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
+    const download = await asBuffer(service.call('get', entry.Dokument!.Uri!)).expect(200);
     expect(download.headers['content-type']).toBe('application/pdf');
     expect(download.headers['content-disposition']).toContain(`filename="${entry.Dokument!.Dateiname}"`);
     const pdf = download.body as Buffer;
@@ -201,7 +194,7 @@ describe('signing page of the broker mandate (HTTP, no browser)', () => {
         WHERE d.customer_id = $1 AND a.customer_id = $1`,
       [customer],
     );
-    expect(rows[0].sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
+    expect(rows[0].sha256).toBe(sha256Hex(pdf));
     expect(rows[0]).toMatchObject({
       action: 'maklervollmacht_unterschrieben',
       client_address: `203.0.113.${clientNumber}`,
@@ -356,11 +349,7 @@ describe('signing page of the broker mandate (HTTP, no browser)', () => {
     const client = newClient();
     const customer = await insertCustomer(db, 'Gustav', 'Gone');
     const expired = await openForm(client, await insertSignatureLink(db, customer));
-    await db.query(
-      `UPDATE broker.customer_link_token SET expires_at = now() - interval '1 minute'
-        WHERE token_sha256 = $1`,
-      [createHash('sha256').update(expired.token).digest('hex')],
-    );
+    await expireSignatureLink(db, expired.token);
     const expiredPage = await client.get(`${PAGE}?token=${expired.token}`).expect(410);
     expect(expiredPage.text).toContain('Dieser Link ist abgelaufen');
     const late = await submit(client, expired, { typedName: 'Gustav Gone', consent: 'ja' }).expect(410);

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import { decodePDFRawStream, PDFArray, PDFDocument, PDFRawStream } from 'pdf-lib';
 import type { Client } from 'pg';
+import { sha256Hex } from '../src/notifications/link-tokens.js';
 
 /** A signature link written straight into the database (what sendUnterschrifftenlink stores), and its token. */
 export async function insertSignatureLink(
@@ -13,14 +14,17 @@ export async function insertSignatureLink(
   await db.query(
     `INSERT INTO broker.customer_link_token (tenant_id, customer_id, purpose, token_sha256, expires_at)
      SELECT tenant_id, id, $2, $3, now() + make_interval(hours => $4) FROM broker.customer WHERE id = $1`,
-    [
-      customerId,
-      options.purpose ?? 'maklervollmacht',
-      createHash('sha256').update(token).digest('hex'),
-      options.expiresInHours ?? 24,
-    ],
+    [customerId, options.purpose ?? 'maklervollmacht', sha256Hex(token), options.expiresInHours ?? 24],
   );
   return token;
+}
+
+/** Lets a link's time run out, as if its days had passed. */
+export async function expireSignatureLink(db: Client, token: string): Promise<void> {
+  await db.query(
+    `UPDATE broker.customer_link_token SET expires_at = now() - interval '1 second' WHERE token_sha256 = $1`,
+    [sha256Hex(token)],
+  );
 }
 
 /** A new natural-person customer of a broker of the fixture's tenant. */
