@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { findFreePort } from '@broker/local-services';
 import { ensureDebianPackage, insertBrokerFixture, waitFor, writeGdvPortfolio } from '@broker/testing';
 import { renderGatewayConfig, UPLOAD_FRAMING_BYTES } from '../src/gateway-config.js';
-import { type RunningProcess, startProcess } from './run-cli.js';
+import { type RunningProcess, startProcesses } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
 const nginx = ensureDebianPackage('nginx-light', () => spawnSync('nginx', ['-v']).status === 0);
@@ -53,13 +53,13 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     suiteEnvironment = await createSuiteEnvironment({ IMPORT_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) });
     const env = suiteEnvironment.env;
     await insertBrokerFixture(String(env.DATABASE_URL));
-    const [importService, worker, calc, broker] = await Promise.all([
-      startProcess('apps/import-service/dist/main.js', env),
-      startProcess('apps/import-service/dist/worker.js', { ...env, LOG_LEVEL: 'warn' }),
-      startProcess('apps/calc-service/dist/main.js', env),
-      startProcess('apps/broker-service/dist/main.js', env),
-    ]);
-    services = { import: importService, worker, calc, broker };
+    services = await startProcesses({
+      import: { script: 'apps/import-service/dist/main.js', env },
+      worker: { script: 'apps/import-service/dist/worker.js', env: { ...env, LOG_LEVEL: 'warn' } },
+      calc: { script: 'apps/calc-service/dist/main.js', env },
+      broker: { script: 'apps/broker-service/dist/main.js', env },
+    });
+    const { import: importService, calc, broker } = services;
     stateDir = mkdtempSync(join(tmpdir(), 'gateway-'));
     gatewayPort = await findFreePort();
     const upstream = (service: RunningProcess) => new URL(service.baseUrl).host;
@@ -276,6 +276,62 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     expect(answer.status).toBe(413);
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
     expect(services.import.output()).not.toContain(answer.headers['x-request-id']);
+  });
+
+  it('keeps every credential a caller sends out of the services’ logs and the access log', async () => {
+    const importToken = await suiteEnvironment.importToken();
+    const credentials = {
+      importToken,
+      calcPassword: 'Kennwort-Gateway-4711',
+      calcToken: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLW5vdC12YWxpZA',
+      nonce: 'a1'.repeat(20),
+      digest: 'b2'.repeat(20),
+      otp: '93817264',
+    };
+    const json = { 'Content-Type': 'application/json' };
+    const answers = await Promise.all([
+      send('GET', '/api/v1/list', { Authorization: `Bearer ${importToken}` }),
+      send(
+        'POST',
+        '/api/login',
+        json,
+        Buffer.from(JSON.stringify({ username: 'nobody', password: credentials.calcPassword })),
+      ),
+      send(
+        'POST',
+        '/api/v1/calculate/private-liability',
+        { ...json, Authorisation: `Bearer ${credentials.calcToken}` },
+        Buffer.from('{}'),
+      ),
+      send('GET', '/service/demo/employee/v1/rest/anreden', {
+        'X-Svc-Api-Id': 'unknown-client',
+        'X-Svc-Timestamp': new Date().toISOString(),
+        'X-Svc-Nonce': credentials.nonce,
+        'X-Svc-Digest': credentials.digest,
+      }),
+      send('GET', '/service/demo/employee/v1/rest/anreden', {
+        'X-Svc-Api-Id': 'unknown-client',
+        'X-Svc-Otp': credentials.otp,
+      }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 401, 401, 404, 404]);
+    const lastRequestId = String(answers[4].headers['x-request-id']);
+    await waitFor(() => services.broker.output().includes(lastRequestId) || undefined);
+    const logs = {
+      import: services.import.output(),
+      worker: services.worker.output(),
+      calc: services.calc.output(),
+      broker: services.broker.output(),
+      access: readFileSync(join(stateDir, 'access.log'), 'utf8'),
+    };
+    // The headers are logged, with their values replaced: so the check below looks where they would be.
+    expect(logs.import).toContain('"authorization":"[redacted]"');
+    expect(logs.calc).toContain('"authorisation":"[redacted]"');
+    expect(logs.broker).toContain('"x-svc-digest":"[redacted]"');
+    expect(logs.broker).toContain('"x-svc-otp":"[redacted]"');
+    for (const [log, text] of Object.entries(logs))
+      for (const [credential, value] of Object.entries(credentials))
+        expect({ log, credential, logged: text.includes(value) }).toEqual({ log, credential, logged: false });
   });
 
   // Rate 5/s with a burst of 30: the tests above stay within it, this one goes beyond.

@@ -32,6 +32,9 @@ export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv
   });
 }
 
+/** A Nest process starting on a busy machine (a CI run beside other work) can take well over 20 s. */
+const PROCESS_START_TIMEOUT_MS = 60_000;
+
 export interface RunningProcess {
   baseUrl: string;
   output(): string;
@@ -51,17 +54,38 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => (await fetch(`${baseUrl}/health/live`)).ok || undefined,
-    20_000,
-    () => output,
-  );
-  return {
-    baseUrl,
-    output: () => output,
-    terminate: () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
+  const terminate = () => {
+    child.kill('SIGTERM');
+    return exited;
   };
+  try {
+    await waitFor(
+      async () => (await fetch(`${baseUrl}/health/live`)).ok || undefined,
+      PROCESS_START_TIMEOUT_MS,
+      () => output,
+    );
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return { baseUrl, output: () => output, terminate };
+}
+
+/** Starts several processes at once; if one fails to start, the others are stopped before the error is passed on. */
+export async function startProcesses<Name extends string>(
+  launches: Record<Name, { script: string; env: NodeJS.ProcessEnv }>,
+): Promise<Record<Name, RunningProcess>> {
+  const names = Object.keys(launches) as Name[];
+  const started = await Promise.allSettled(
+    names.map((name) => startProcess(launches[name].script, launches[name].env)),
+  );
+  const failure = started.find((result) => result.status === 'rejected');
+  if (failure) {
+    const running = started.filter((result) => result.status === 'fulfilled');
+    await Promise.all(running.map((result) => result.value.terminate()));
+    throw failure.reason;
+  }
+  return Object.fromEntries(
+    names.map((name, index) => [name, (started[index] as PromiseFulfilledResult<RunningProcess>).value]),
+  ) as Record<Name, RunningProcess>;
 }
