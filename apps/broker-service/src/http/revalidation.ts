@@ -6,30 +6,38 @@ export const LIST_CACHE_CONTROL = 'private, must-revalidate, max-age=3600';
 
 /**
  * Answers a cacheable GET: Last-Modified and Cache-Control always; 304 without a body when If-Modified-Since
- * is not older than the resource (compared to the second, as HTTP dates go), else 200 with `body()`.
+ * is not older than the resource (compared to the second, as HTTP dates go), else 200 with `body` as JSON.
  * An If-Modified-Since that is not an HTTP date, or lies in the future, is ignored, as RFC 9110 asks.
  */
-export async function sendRevalidated<T>(
+export function sendRevalidated(
   request: Request,
   response: Response,
   lastModified: Date,
-  body: () => T | Promise<T>,
-): Promise<void> {
-  response.setHeader('Last-Modified', lastModified.toUTCString());
+  body: unknown,
+): void {
+  sendRevalidatedJson(request, response, lastModified.toUTCString(), JSON.stringify(body));
+}
+
+/** sendRevalidated with the Last-Modified as an HTTP date and the body as JSON already serialised. */
+function sendRevalidatedJson(
+  request: Request,
+  response: Response,
+  lastModified: string,
+  json: string | Buffer,
+): void {
+  response.setHeader('Last-Modified', lastModified);
   response.setHeader('Cache-Control', LIST_CACHE_CONTROL);
   if (notModifiedSince(request.headers['if-modified-since'], lastModified)) {
     response.status(304).end();
     return;
   }
   // Not response.json(): Express would answer 304 by its own, lenient reading of If-Modified-Since.
-  response.type('json').end(JSON.stringify(await body()));
+  response.type('json').end(json);
 }
 
-function notModifiedSince(header: string | undefined, lastModified: Date): boolean {
+function notModifiedSince(header: string | undefined, lastModified: string): boolean {
   const since = header === undefined ? undefined : httpDate(header);
-  return (
-    since !== undefined && since <= Date.now() && Math.floor(lastModified.getTime() / 1000) * 1000 <= since
-  );
+  return since !== undefined && since <= Date.now() && Date.parse(lastModified) <= since;
 }
 
 const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
@@ -52,11 +60,15 @@ function httpDate(text: string): number | undefined {
   return Number.isNaN(instant) ? undefined : instant;
 }
 
+type EnumerationName = keyof typeof ENUMERATIONS;
+
+/** The enumeration lists as JSON, serialised once: they change only with a release. */
+const ENUMERATION_JSON = Object.fromEntries(
+  Object.entries(ENUMERATIONS).map(([name, list]) => [name, Buffer.from(JSON.stringify(list))]),
+) as Record<EnumerationName, Buffer>;
+const ENUMERATIONS_HTTP_DATE = ENUMERATIONS_LAST_MODIFIED.toUTCString();
+
 /** An enumeration list (employee and broker service alike), revalidated against the lists' own date. */
-export function sendEnumeration(
-  request: Request,
-  response: Response,
-  name: keyof typeof ENUMERATIONS,
-): Promise<void> {
-  return sendRevalidated(request, response, ENUMERATIONS_LAST_MODIFIED, () => ENUMERATIONS[name]);
+export function sendEnumeration(request: Request, response: Response, name: EnumerationName): void {
+  sendRevalidatedJson(request, response, ENUMERATIONS_HTTP_DATE, ENUMERATION_JSON[name]);
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { visibleBrokersCte } from '@broker/inventory';
+import type { BrokerTreeRoot } from '../../visible-broker.js';
 
 export interface CompanyItem {
   /** The VU number. */
@@ -7,38 +9,49 @@ export interface CompanyItem {
   Name: string;
 }
 
+/** A broker's list of companies and when it last changed: a company joined or left it, or one was renamed. */
+export interface CompanyList {
+  lastModified: Date;
+  items: CompanyItem[];
+}
+
 /**
  * A broker's companies: those it has an agreement with and those it has contracts with (counted per company
- * in broker.broker_company by triggers on the contracts).
+ * in broker.broker_company by triggers on the contracts), so neither the list nor its date reads a contract.
  */
 @Injectable()
 export class CompanyListRepository {
-  /** When the list last changed: a company joined or left it, or one of its companies was renamed. */
-  async lastModified(db: EntityManager, tenantId: string, brokerId: string): Promise<Date> {
-    const [row] = await db.query<{ changed: Date }[]>(
-      `SELECT greatest(
-         (SELECT max(greatest(a.updated_at, c.updated_at)) FROM broker.company_agreement a
-            JOIN broker.company c ON c.tenant_id = a.tenant_id AND c.id = a.company_id
-           WHERE a.tenant_id = $1 AND a.broker_id = $2),
-         (SELECT max(greatest(bc.changed_at, CASE WHEN bc.contract_count > 0 THEN c.updated_at END))
-            FROM broker.broker_company bc
-            JOIN broker.company c ON c.tenant_id = bc.tenant_id AND c.id = bc.company_id
-           WHERE bc.tenant_id = $1 AND bc.broker_id = $2),
-         (SELECT created_at FROM broker.broker WHERE tenant_id = $1 AND id = $2)) AS changed`,
-      [tenantId, brokerId],
+  /** The list of broker `brokerNumber` if it is the caller's broker or one below it; one round trip. */
+  async find(
+    db: EntityManager,
+    caller: BrokerTreeRoot,
+    brokerNumber: string,
+  ): Promise<CompanyList | undefined> {
+    const [row] = await db.query<{ changed: Date; items: CompanyItem[] }[]>(
+      `WITH RECURSIVE ${visibleBrokersCte(1, 2)},
+       target AS (
+         SELECT b.id, b.created_at FROM broker.broker b JOIN visible_broker v ON v.id = b.id
+          WHERE b.tenant_id = $1 AND b.broker_number = $3)
+       SELECT greatest(
+                (SELECT max(greatest(a.updated_at, c.updated_at)) FROM broker.company_agreement a
+                   JOIN broker.company c ON c.tenant_id = a.tenant_id AND c.id = a.company_id
+                  WHERE a.tenant_id = $1 AND a.broker_id = t.id),
+                (SELECT max(greatest(bc.changed_at, CASE WHEN bc.contract_count > 0 THEN c.updated_at END))
+                   FROM broker.broker_company bc
+                   JOIN broker.company c ON c.tenant_id = bc.tenant_id AND c.id = bc.company_id
+                  WHERE bc.tenant_id = $1 AND bc.broker_id = t.id),
+                t.created_at) AS changed,
+              (SELECT coalesce(json_agg(json_build_object('Id', c.vu_number, 'Name', c.name)
+                                        ORDER BY c.name, c.vu_number), '[]')
+                 FROM broker.company c
+                WHERE c.tenant_id = $1 AND c.id IN (
+                  SELECT company_id FROM broker.company_agreement WHERE tenant_id = $1 AND broker_id = t.id
+                  UNION
+                  SELECT company_id FROM broker.broker_company
+                   WHERE tenant_id = $1 AND broker_id = t.id AND contract_count > 0)) AS items
+         FROM target t`,
+      [caller.tenantId, caller.brokerId, brokerNumber],
     );
-    return row.changed;
-  }
-
-  async list(db: EntityManager, tenantId: string, brokerId: string): Promise<CompanyItem[]> {
-    return db.query<CompanyItem[]>(
-      `SELECT c.vu_number AS "Id", c.name AS "Name" FROM broker.company c
-        WHERE c.tenant_id = $1 AND c.id IN (
-          SELECT company_id FROM broker.company_agreement WHERE tenant_id = $1 AND broker_id = $2
-          UNION
-          SELECT company_id FROM broker.broker_company WHERE tenant_id = $1 AND broker_id = $2 AND contract_count > 0)
-        ORDER BY c.name, c.vu_number`,
-      [tenantId, brokerId],
-    );
+    return row && { lastModified: row.changed, items: row.items };
   }
 }

@@ -26,6 +26,6 @@ export class ListsController {
     @Res() response: Response,
   ): Promise<void> {
     const companies = await this.companies.of(caller, brokerNumber);
-    await sendRevalidated(request, response, companies.lastModified, () => companies.items());
+    sendRevalidated(request, response, companies.lastModified, companies.items);
   }
 }
