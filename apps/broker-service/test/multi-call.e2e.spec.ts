@@ -150,11 +150,58 @@ describe('multi-call (multipart/related) on the broker and employee services', (
       for (const answer of parts) expect(answer.headers['content-type']).toMatch(/^application\/json/);
     });
 
+    it('hands a GET part its body, as sendUnterschrifftenlink takes its order', async () => {
+      const parts = await answered(BASE, [
+        part('<order>', 'GET', '/01_01/kunden/unterschriftenlinks/_senden', {
+          Art: 'maklervollmacht',
+          Kommunikationsweg: 'email',
+        }),
+        part('<after>', 'GET', '/anreden'),
+      ]);
+      expect(parts.map((answer) => answer.status)).toEqual([400, 200]);
+      expect(parts[0].json()).toEqual({ Meldungen: ['KundeId is required on this path'] });
+    });
+
     it('accepts a preamble and an epilogue around the parts (RFC 2046)', async () => {
       const body = `Ein Vorspann.\r\n${multipartBody([part('<p>', 'GET', '/laender')])}Ein Nachspann.\r\n`;
       const response = await batch(BROKER_BASE, body).expect(200);
       const parts = answerParts(response.headers['content-type'], response.body as Buffer);
       expect(parts.map((answer) => answer.status)).toEqual([200]);
+    });
+
+    it('answers a document download part with its file and its Content-Disposition, as the single call', async () => {
+      const customer = service.customers.v1000Customer;
+      const file = `%PDF-1.7\n${'Vollmacht '.repeat(4000)}`; // 40 KB
+      const {
+        rows: [document],
+      } = await db.query<{ id: string; tenant_id: string }>(
+        `INSERT INTO broker.document (tenant_id, customer_id, title, file_name, mime_type, size_bytes, sha256, storage_key)
+         SELECT tenant_id, id, 'Vollmacht', 'Vollmacht Müller.pdf', 'application/pdf', $2, repeat('0', 64), 'db'
+           FROM broker.customer WHERE id = $1
+         RETURNING id::text, tenant_id::text`,
+        [customer, file.length],
+      );
+      await db.query(
+        'INSERT INTO broker.document_content (document_id, tenant_id, content) VALUES ($1, $2, $3)',
+        [document.id, document.tenant_id, Buffer.from(file)],
+      );
+      const {
+        rows: [entry],
+      } = await db.query<{ id: string }>(
+        `INSERT INTO broker.archive_entry (tenant_id, customer_id, entry_type, title, document_id)
+         SELECT tenant_id, id, 'notiz', 'Vollmacht', $2 FROM broker.customer WHERE id = $1 RETURNING id::text`,
+        [customer, document.id],
+      );
+      const path = `/01_01/kunden/${customer}/archiveintraege/${entry.id}/dokument`;
+      const single = await service.call('get', `${BASE}${path}`).expect(200);
+      const [download] = await answered(BASE, [part('<pdf>', 'GET', path)]);
+      expect(download.status).toBe(200);
+      expect(download.headers['content-type']).toBe('application/pdf');
+      expect(download.headers['content-disposition']).toBe(single.headers['content-disposition']);
+      expect(download.headers['content-disposition']).toContain(
+        "filename*=UTF-8''Vollmacht%20M%C3%BCller.pdf",
+      );
+      expect(download.text).toBe(file);
     });
 
     it('carries X-Svc-Total of a search part', async () => {

@@ -8,8 +8,18 @@ export interface AnsweredPart {
   answer: PartAnswer;
 }
 
-/** Headers of a single call's answer that its response part carries along. */
-const CARRIED_HEADERS = ['content-type', 'last-modified', 'cache-control', 'etag', 'location', 'x-svc-total'];
+/** Headers of a single call's answer that its response part carries along: [name as read, name as written]. */
+const CARRIED_HEADERS = [
+  ['content-type', 'Content-Type'],
+  ['content-disposition', 'Content-Disposition'],
+  ['last-modified', 'Last-Modified'],
+  ['cache-control', 'Cache-Control'],
+  ['etag', 'ETag'],
+  ['location', 'Location'],
+  ['x-svc-total', 'X-Svc-Total'],
+] as const;
+
+const CRLF = Buffer.from('\r\n');
 
 /** The multipart/related answer of a multi-call: one part per request part, in the same order. */
 export function batchResponse(parts: readonly AnsweredPart[]): { contentType: string; body: Buffer } {
@@ -22,11 +32,7 @@ export function batchResponse(parts: readonly AnsweredPart[]): { contentType: st
       `X-Svc-Status: ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trimEnd(),
       ...carriedHeaders(answer),
     ];
-    chunks.push(
-      Buffer.from(`--${boundary}\r\n${headers.join('\r\n')}\r\n\r\n`),
-      answer.body,
-      Buffer.from('\r\n'),
-    );
+    chunks.push(Buffer.from(`--${boundary}\r\n${headers.join('\r\n')}\r\n\r\n`), answer.body, CRLF);
   });
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return {
@@ -36,13 +42,8 @@ export function batchResponse(parts: readonly AnsweredPart[]): { contentType: st
 }
 
 function carriedHeaders(answer: PartAnswer): string[] {
-  return CARRIED_HEADERS.flatMap((name) => {
+  return CARRIED_HEADERS.flatMap(([name, written]) => {
     const value = answer.headers[name];
-    return value === undefined ? [] : [`${canonicalName(name)}: ${String(value)}`];
+    return value === undefined ? [] : [`${written}: ${String(value)}`];
   });
 }
-
-const canonicalName = (name: string) =>
-  name === 'etag'
-    ? 'ETag'
-    : name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());

@@ -22,8 +22,8 @@ const DocumentedAsMultiCall = () =>
     ApiOkResponse({
       description:
         "One part per request part, in order, with Content-ID, X-Svc-Request-ID (the request part's Content-ID), " +
-        'X-Svc-Status (e.g. "200 OK", "304 Not Modified") and the call\'s Content-Type, Last-Modified and ' +
-        'Cache-Control.',
+        'X-Svc-Status (e.g. "200 OK", "304 Not Modified") and the call\'s Content-Type, Content-Disposition, ' +
+        'Last-Modified, Cache-Control, ETag, Location and X-Svc-Total where it has them.',
     }),
   );
 

@@ -7,13 +7,10 @@ import { readBatch } from './batch-reader.js';
 import { type AnsweredPart } from './batch-response.js';
 import { InProcessClient, type PartAnswer } from './in-process-client.js';
 import { MULTI_CALL_LIMITS, type MultiCallLimits } from './multi-call-limits.js';
-import { type PartCall, planParts, stepsOf } from './part-plan.js';
+import { FROM_THE_BATCH, type PartCall, planParts, stepsOf } from './part-plan.js';
 
 /** Reads of one step in flight at once: fewer than the database pool's connections (10), so a batch leaves room. */
 const PARALLEL_READS = 8;
-
-/** Node's refusals of a header or path it cannot send: the part's fault, answered with its own 400. */
-const UNSENDABLE = /^ERR_(INVALID_CHAR|INVALID_HTTP_TOKEN|UNESCAPED_CHARACTERS|INVALID_HEADER_VALUE)$/;
 
 /**
  * Runs the parts of a multi-call in request order, each as the single call it names; consecutive reads side by
@@ -30,7 +27,8 @@ export class MultiCallService {
   /**
    * Reads the whole batch first (a malformed or oversized batch runs nothing), then answers every part in
    * request order. `base` is the absolute path of the service's base; `requestId` numbers the parts' ids.
-   * Once `abandoned` (the client went away) no further part starts.
+   * Once `abandoned` (the client went away) no further part starts and the running ones are ended (their request
+   * and response close). A part the server drops, or answers incompletely, gets its own 502.
    */
   async run(
     request: IncomingMessage,
@@ -43,35 +41,20 @@ export class MultiCallService {
       throw DomainError.validation(['A multi-call cannot be a part of another multi-call']);
     const planned = planParts(await readBatch(request, this.limits), base);
     const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
-    const client = new InProcessClient(server, this.callers, caller, {
-      maxConnections: PARALLEL_READS,
-      remoteAddress: request.socket.remoteAddress,
-    });
+    const client = new InProcessClient(server, this.callers, caller, request.socket);
+    abandoned.addEventListener('abort', () => client.abandon(), { once: true });
     const answers: PartAnswer[] = [];
     const answer = async (index: number) => {
       const part = planned[index];
       answers[index] =
         'call' in part
-          ? await this.send(client, asPartOf(request, part.call, `${requestId}.${index + 1}`))
-          : badPart(part.problem);
+          ? await client
+              .send(asPartOf(request, part.call, `${requestId}.${index + 1}`))
+              .catch(() => ownAnswer(502, 'The call ended without a complete answer'))
+          : ownAnswer(400, part.problem);
     };
-    try {
-      for (const step of stepsOf(planned)) await runStep(step, answer, abandoned);
-      return answers.map((answered, index) => ({ requestId: planned[index].contentId, answer: answered }));
-    } finally {
-      client.close();
-    }
-  }
-
-  private async send(client: InProcessClient, call: PartCall): Promise<PartAnswer> {
-    try {
-      return await client.send(call);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code === 'string' && UNSENDABLE.test(code))
-        return badPart(`The part cannot be sent as a call: ${(error as Error).message}`);
-      throw error;
-    }
+    for (const step of stepsOf(planned)) await runStep(step, answer, abandoned);
+    return answers.map((answered, index) => ({ requestId: planned[index].contentId, answer: answered }));
   }
 }
 
@@ -93,20 +76,28 @@ async function runStep(
 }
 
 /**
- * The call as a part of the batch `outer`: logged under the batch's request id with the part's position, and in
- * the batch's time zone unless the part states its own.
+ * The call as a part of the batch `outer`: sent to the batch's host from the batch's client (the forwarding
+ * headers, which a part may not state), logged under the batch's request id with the part's position, and in the
+ * batch's time zone unless the part states its own.
  */
 function asPartOf(outer: IncomingMessage, call: PartCall, id: string): PartCall {
   const zone = outer.headers['x-svc-timezone'];
-  return {
-    ...call,
-    headers: { ...(zone && { 'x-svc-timezone': zone }), ...call.headers, 'x-request-id': id },
+  const headers: Record<string, string> = {
+    ...(typeof zone === 'string' && zone && { 'x-svc-timezone': zone }),
+    ...call.headers,
+    'x-request-id': id,
   };
+  for (const name of FROM_THE_BATCH) {
+    const value = outer.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return { ...call, headers };
 }
 
-function badPart(problem: string): PartAnswer {
+/** A part's answer given by the multi-call itself, in the area's error shape. */
+function ownAnswer(status: number, problem: string): PartAnswer {
   return {
-    status: 400,
+    status,
     headers: { 'content-type': 'application/json; charset=utf-8' },
     body: Buffer.from(JSON.stringify({ Meldungen: [problem] })),
   };

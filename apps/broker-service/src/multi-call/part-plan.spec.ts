@@ -33,3 +33,54 @@ describe('stepsOf', () => {
     expect(stepsOf(planned)).toEqual([[0], [1]]);
   });
 });
+
+describe('planParts', () => {
+  it('forwards the call headers, Last-Modified as If-Modified-Since, not those steering the batch or its origin', () => {
+    const [planned] = planParts(
+      [
+        {
+          headers: {
+            'content-id': '<1>',
+            'x-svc-method': 'get',
+            'x-svc-path': '/laender?x=1',
+            'last-modified': 'Sat, 21 Nov 2026 00:00:00 GMT',
+            host: 'elsewhere.example',
+            forwarded: 'for=6.6.6.6',
+            'x-forwarded-for': '6.6.6.6',
+            'x-forwarded-host': 'elsewhere.example',
+            'x-forwarded-proto': 'http',
+            'content-length': '99',
+            'x-svc-timezone': 'Europe/Vienna',
+          },
+          body: Buffer.alloc(0),
+        },
+      ],
+      BASE,
+    );
+    expect(planned).toEqual({
+      contentId: '<1>',
+      call: {
+        method: 'GET',
+        path: `${BASE}/laender?x=1`,
+        headers: { 'if-modified-since': 'Sat, 21 Nov 2026 00:00:00 GMT', 'x-svc-timezone': 'Europe/Vienna' },
+        body: Buffer.alloc(0),
+      },
+    });
+  });
+
+  it('gives a part a problem for a header name or value HTTP cannot carry', () => {
+    const withHeader = (name: string, value: string): RequestPart => {
+      const laender = part(`<${name}: ${value}>`, 'GET', '/laender');
+      return { ...laender, headers: { ...laender.headers, [name]: value } };
+    };
+    const planned = planParts(
+      [withHeader('x note', 'a'), withHeader('x-note', 'Preis in €'), withHeader('x-note', 'Grüße')],
+      BASE,
+    );
+    expect(planned.map((planned) => ('problem' in planned ? planned.problem : 'runs'))).toEqual([
+      expect.stringContaining('x note'),
+      expect.stringContaining('x-note'),
+      'runs',
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { OutgoingHttpHeaders } from 'node:http';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { RequestPart } from './batch-reader.js';
 
 /** The single call a part stands for. */
@@ -6,7 +6,8 @@ export interface PartCall {
   method: string;
   /** Absolute path with query string, under the batch's base. */
   path: string;
-  headers: OutgoingHttpHeaders;
+  /** Lower-case names. */
+  headers: Record<string, string>;
   body: Buffer;
 }
 
@@ -18,8 +19,18 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** RFC 3986 path and query characters: unreserved, sub-delimiters, `:`, `@`, `/`, `?` and percent-escapes. */
 const URI_PATH_AND_QUERY = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]+$/;
 
-/** Part headers that steer the batch, or belong to a connection, rather than to the call. */
+/** Where a call is sent to and comes from: a part has the batch's, whatever it states itself. */
+export const FROM_THE_BATCH = [
+  'host',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+];
+
+/** Part headers that steer the batch, belong to a connection, or come from the batch, rather than the call's. */
 const NOT_FORWARDED = new Set([
+  ...FROM_THE_BATCH,
   'content-id',
   'x-svc-method',
   'x-svc-path',
@@ -30,13 +41,13 @@ const NOT_FORWARDED = new Set([
   'keep-alive',
   'upgrade',
   'expect',
-  'host',
 ]);
 
 /**
  * Turns each part into the single call it names, relative to `base` (the absolute path of {base_url}).
  * Every part is checked on its own: a part missing a mandatory header, sharing its Content-ID with another
- * part, or naming a path outside `base` or the multi-call itself gets a problem; the others still run.
+ * part, naming a path outside `base` or the multi-call itself, or holding a header HTTP cannot carry gets a
+ * problem; the others still run.
  */
 export function planParts(parts: readonly RequestPart[], base: string): PlannedPart[] {
   const idCounts = new Map<string, number>();
@@ -62,16 +73,12 @@ export function planParts(parts: readonly RequestPart[], base: string): PlannedP
       };
     if (!METHODS.includes(method))
       return { contentId, problem: `X-Svc-Method ${method} is not one of ${METHODS.join(', ')}` };
-    const problem = pathProblem(path, base);
+    const headers = forwardedHeaders(part);
+    const problem = pathProblem(path, base) ?? headerProblem(headers);
     if (problem) return { contentId, problem };
     return {
       contentId,
-      call: {
-        method,
-        path: path.startsWith(`${base}/`) ? path : `${base}${path}`,
-        headers: forwardedHeaders(part),
-        body: part.body,
-      },
+      call: { method, path: path.startsWith(`${base}/`) ? path : `${base}${path}`, headers, body: part.body },
     };
   });
 }
@@ -102,8 +109,21 @@ function decodedSegments(pathname: string): string[] | undefined {
   }
 }
 
-function forwardedHeaders(part: RequestPart): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {};
+/** A header name or value HTTP cannot carry (a space in a name, a character beyond Latin-1 in a value, ...). */
+function headerProblem(headers: Record<string, string>): string | undefined {
+  try {
+    for (const [name, value] of Object.entries(headers)) {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+    }
+    return undefined;
+  } catch (error) {
+    return `The part cannot be sent as a call: ${(error as Error).message}`;
+  }
+}
+
+function forwardedHeaders(part: RequestPart): Record<string, string> {
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(part.headers))
     if (value !== undefined && !NOT_FORWARDED.has(name)) headers[name] = value;
   // The spec revalidates with Last-Modified on the part; the single call's equivalent is If-Modified-Since.
