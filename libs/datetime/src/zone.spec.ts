@@ -28,6 +28,11 @@ describe('isValidZone', () => {
     expect(isValidZone(zone)).toBe(false);
   });
 
+  it('gives the same answer when asked again (valid names are remembered)', () => {
+    for (const zone of ['Europe/Lisbon', 'Europe/Lisbon', 'Mars/Olympus', 'Mars/Olympus'])
+      expect([zone, isValidZone(zone)]).toEqual([zone, zone === 'Europe/Lisbon']);
+  });
+
   it('refuses a value that is not a string', () => {
     expect(isValidZone(undefined as unknown as string)).toBe(false);
     expect(isValidZone(1 as unknown as string)).toBe(false);

@@ -6,9 +6,19 @@ export const SERVICE_ZONE = 'Europe/Berlin';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Names found valid: luxon checks a name by building a formatter, which costs more than the rest of a request's
+ * date handling. Only valid names are kept, so the set is bounded by the runtime's zones.
+ */
+const knownZones = new Set<string>();
+
 /** True for an IANA time zone name the runtime knows (`Europe/Berlin`, `America/New_York`, `UTC`). */
 export function isValidZone(zone: string): boolean {
-  return typeof zone === 'string' && IANAZone.isValidZone(zone);
+  if (typeof zone !== 'string') return false;
+  if (knownZones.has(zone)) return true;
+  const valid = IANAZone.isValidZone(zone);
+  if (valid) knownZones.add(zone);
+  return valid;
 }
 
 /** The zone, or a RangeError: an unknown zone is the caller's mistake (check it with `isValidZone` first). */
