@@ -83,6 +83,28 @@ describe('employee service: searchKunden', () => {
     return id;
   }
 
+  /**
+   * Rows of the search tables that differ from what the inventory says: documents, index entries (with each
+   * entry's prior word, the customer's word before it in byte order) and vocabulary words missing.
+   */
+  async function staleSearchRows(): Promise<number> {
+    const entries = `SELECT x.word, s.customer_id, s.broker_id,
+                            coalesce(lag(x.word) OVER (PARTITION BY s.customer_id ORDER BY x.word COLLATE "C"), '')
+                       FROM broker.customer_search s, unnest(tsvector_to_array(s.words)) x(word)`;
+    const { rows } = await db.query<{ stale: number }>(
+      `SELECT ((SELECT count(*) FROM broker.customer_search s FULL JOIN broker.customer_search_source v USING (customer_id)
+                WHERE (s.broker_id, s.words) IS DISTINCT FROM (v.broker_id, v.words))
+            + (SELECT count(*) FROM (
+                 (SELECT w.word, w.customer_id, w.broker_id, w.prior FROM broker.customer_search_word w
+                  EXCEPT ALL ${entries})
+                 UNION ALL
+                 (${entries} EXCEPT ALL SELECT w.word, w.customer_id, w.broker_id, w.prior FROM broker.customer_search_word w)) d)
+            + (SELECT count(*) FROM (SELECT DISTINCT word FROM broker.customer_search_word WHERE word !~ '[0-9@]'
+                                     EXCEPT SELECT word FROM broker.customer_search_vocabulary) m))::int AS stale`,
+    );
+    return rows[0].stale;
+  }
+
   beforeAll(async () => {
     service = await startEmployeeTestService();
     db = service.db;
@@ -300,6 +322,110 @@ describe('employee service: searchKunden', () => {
     });
   });
 
+  describe('customers with several matching words', () => {
+    const k: Record<string, string> = {};
+
+    beforeAll(async () => {
+      // Kranich as a whole word (three times for one customer), at word beginnings and inside words.
+      k.whole = await insertCustomer(
+        'V1000',
+        { first: 'Kurt', last: 'Kranich' },
+        { street: 'Kranichweg 1', postalCode: '64295', city: 'Kranichstein' },
+        [['email', 'kranich@vogelflug.example']],
+      );
+      k.inside = await insertCustomer('V1001', { first: 'Olga', last: 'Oberkranich' });
+      k.both = await insertCustomer(
+        'V1000',
+        { first: 'Bea', last: 'Kranichsfeld' },
+        { street: 'Am Unterkranichbach 2', postalCode: '99084', city: 'Erfurt' },
+      );
+      k.beginning = await insertCustomer('V1003', { first: 'Kai', last: 'Kranichsteiner' });
+      k.twoInside = await insertCustomer(
+        'V1000',
+        { first: 'Ida', last: 'Hinterkranich' },
+        { street: 'Vorderkranichgasse 5', postalCode: '50667', city: 'Köln' },
+      );
+      await insertCustomer('V2000', { first: 'Fremd', last: 'Kranich' });
+    });
+
+    it('finds and counts each customer once, by its best word', async () => {
+      const response = await search('q=Kranich').expect(200);
+      expect(response.headers['x-svc-total']).toBe('5');
+      expect((response.body as Hit[]).map((hit) => hit.Id)).toEqual([
+        k.whole,
+        k.both,
+        k.beginning,
+        k.inside,
+        k.twoInside,
+      ]);
+      expect(await found('Kranichs')).toEqual([k.whole, k.both, k.beginning]);
+      // Too short to match inside words.
+      expect(await found('Kran')).toEqual([k.whole, k.both, k.beginning]);
+    });
+
+    it('pages through word beginnings into hits inside words with the same total', async () => {
+      const pages: string[] = [];
+      for (const from of [0, 2, 4]) {
+        const page = await search(`q=Kranich&from=${from}&size=2`).expect(200);
+        expect(page.headers['x-svc-total']).toBe('5');
+        pages.push(...(page.body as Hit[]).map((hit) => hit.Id));
+      }
+      expect(pages).toEqual([k.whole, k.both, k.beginning, k.inside, k.twoInside]);
+      const insideOnly = await search('q=Kranich&from=3&size=1').expect(200);
+      expect((insideOnly.body as Hit[]).map((hit) => hit.Id)).toEqual([k.inside]);
+    });
+
+    it('needs every term of q on the same customer however many words match each', async () => {
+      expect(await found('Kranich Kurt')).toEqual([k.whole]);
+      expect(await found('Kranich Erfurt')).toEqual([k.both]);
+      expect(await found('Vorderkranichgasse Hinterkranich')).toEqual([k.twoInside]);
+      expect(await found('Kranich Olga')).toEqual([k.inside]);
+    });
+  });
+
+  describe('queries of several terms with many hits each', () => {
+    const frogs: string[] = [];
+
+    beforeAll(async () => {
+      // More customers than are checked on their documents: the other terms are then read from the index.
+      const { rows } = await db.query<{ id: string }>(
+        `INSERT INTO broker.customer (tenant_id, broker_id, person_type, first_name, last_name)
+         SELECT $1, $2, 'natuerlich', CASE WHEN n % 3 = 0 THEN 'Zebulon' ELSE 'Anna' END, 'Breitmaulfrosch'
+           FROM generate_series(1, 600) n RETURNING id::text`,
+        [tenantId, brokers.V1000],
+      );
+      frogs.push(...rows.map((row) => row.id));
+      await db.query(
+        `INSERT INTO broker.address (tenant_id, customer_id, address_no, address_type, postal_code, city)
+         SELECT tenant_id, id, 0, 'hauptwohnsitz', '99999', CASE WHEN id % 2 = 0 THEN 'Teichstadt' ELSE 'Oberteichstadt' END
+           FROM broker.customer WHERE last_name = 'Breitmaulfrosch'`,
+      );
+    });
+
+    it('answers the same whichever term is the most selective', async () => {
+      const byId = (ids: string[]) => [...ids].sort((a, b) => Number(a) - Number(b));
+      const even = frogs.filter((id) => Number(id) % 2 === 0);
+      const odd = frogs.filter((id) => Number(id) % 2 !== 0);
+      // Both terms have 600 customers: the index ranges of the second are read.
+      const broad = await search('q=Breitmaulfrosch%20Teichstadt&size=200').expect(200);
+      expect(broad.headers['x-svc-total']).toBe('600');
+      expect((broad.body as Hit[]).map((hit) => hit.Id)).toEqual([...byId(even), ...byId(odd)].slice(0, 200));
+      // 200 Zebulons: the other terms are checked on their documents.
+      const zebulons = frogs.filter((_id, index) => (index + 1) % 3 === 0);
+      const narrow = await search('q=Zebulon%20Breitmaulfrosch%20Teichstadt&size=200').expect(200);
+      expect(narrow.headers['x-svc-total']).toBe('200');
+      expect((narrow.body as Hit[]).map((hit) => hit.Id)).toEqual([
+        ...byId(zebulons.filter((id) => Number(id) % 2 === 0)),
+        ...byId(zebulons.filter((id) => Number(id) % 2 !== 0)),
+      ]);
+      const prefixes = await search('q=Zebul%20Breitmaul&size=0').expect(200);
+      expect(prefixes.headers['x-svc-total']).toBe('200');
+      expect(await found('Zebulon Oberteich')).toEqual(
+        byId(zebulons.filter((id) => Number(id) % 2 !== 0)).slice(0, 50),
+      );
+    });
+  });
+
   describe('paging and X-Svc-Total', () => {
     const paged: string[] = [];
 
@@ -505,6 +631,7 @@ describe('employee service: searchKunden', () => {
         .expect(200);
       expect(await found('Neuanlage')).toEqual([]);
       expect(await found('Friedrich Umbenannt')).toEqual([id]);
+      expect(await staleSearchRows()).toBe(0);
     });
 
     it('follows a customer moved to another broker, and forgets a deleted one', async () => {
@@ -532,21 +659,7 @@ describe('employee service: searchKunden', () => {
       );
       const response = await search('q=Importkunde%20Dresden&size=0').expect(200);
       expect(response.headers['x-svc-total']).toBe('500');
-      const { rows } = await db.query<{ stale: number }>(
-        `SELECT ((SELECT count(*) FROM broker.customer_search s FULL JOIN broker.customer_search_source v USING (customer_id)
-                  WHERE (s.broker_id, s.words) IS DISTINCT FROM (v.broker_id, v.words))
-              + (SELECT count(*) FROM (
-                   (SELECT w.word, w.customer_id, w.broker_id FROM broker.customer_search_word w
-                    EXCEPT ALL
-                    SELECT x.word, s.customer_id, s.broker_id FROM broker.customer_search s, unnest(tsvector_to_array(s.words)) x(word))
-                   UNION ALL
-                   (SELECT x.word, s.customer_id, s.broker_id FROM broker.customer_search s, unnest(tsvector_to_array(s.words)) x(word)
-                    EXCEPT ALL
-                    SELECT w.word, w.customer_id, w.broker_id FROM broker.customer_search_word w)) d)
-              + (SELECT count(*) FROM (SELECT DISTINCT word FROM broker.customer_search_word WHERE word !~ '[0-9@]'
-                                       EXCEPT SELECT word FROM broker.customer_search_vocabulary) m))::int AS stale`,
-      );
-      expect(rows[0].stale).toBe(0);
+      expect(await staleSearchRows()).toBe(0);
     });
   });
 });

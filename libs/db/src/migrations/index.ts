@@ -9,6 +9,7 @@ import { CustomerSearch1763700000008 } from './1763700000008-customer-search.js'
 import { CalcLoginThrottle1763700000009 } from './1763700000009-calc-login-throttle.js';
 import { CompanyAgreements1763700000010 } from './1763700000010-company-agreements.js';
 import { MandateSigning1763700000011 } from './1763700000011-mandate-signing.js';
+import { CustomerSearchPriorWord1763700000012 } from './1763700000012-customer-search-prior-word.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -23,4 +24,5 @@ export const allMigrations = [
   CalcLoginThrottle1763700000009,
   CompanyAgreements1763700000010,
   MandateSigning1763700000011,
+  CustomerSearchPriorWord1763700000012,
 ];

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AddressRecord } from '../addresses/address.repository.js';
-import type { PersonType } from '@broker/contracts';
+import { type PersonType, SEARCH_MAX_TERMS } from '@broker/contracts';
 import { visibleBrokersCte } from '@broker/inventory';
+import type { AddressRecord } from '../addresses/address.repository.js';
 import type { EmployeeScope } from '../employee-scope.js';
 
 /**
@@ -13,12 +13,22 @@ import type { EmployeeScope } from '../employee-scope.js';
 export const INSIDE_WORD_TERM_LENGTH = 5;
 /** How many index entries a term's size is counted up to: enough to tell a selective term from a broad one. */
 const SIZE_PROBE = 5_000;
+/**
+ * Up to this many customers of a query's most selective term, its other terms are checked on their search
+ * documents (one per customer); beyond, the other terms' index ranges are read.
+ */
+const CHECKED_ON_DOCUMENTS = 500;
 
 export interface SearchFilters {
   /** An e-mail address of the customer (case ignored). */
   mail?: string;
   /** The customer's id. */
   id?: string;
+}
+
+export interface SearchPage {
+  from: number;
+  size: number;
 }
 
 export interface SearchHitRecord {
@@ -36,45 +46,58 @@ export interface SearchHitRecord {
   mainResidence: Omit<AddressRecord, 'addressNo'> | null;
 }
 
+export interface FoundCustomers {
+  total: number;
+  hits: SearchHitRecord[];
+}
+
 /** One term of a query, folded, with what the index knows about it. */
 export interface SearchTerm {
   term: string;
   /** Whether some customer (of any broker) has the term as a whole word. */
   whole: boolean;
-  /** Index entries of words beginning with the term, counted up to SIZE_PROBE: the most selective term. */
+  /** For a query of several terms: index entries of words beginning with the term, counted up to SIZE_PROBE. */
   size: number;
 }
 
-type Row = Omit<SearchHitRecord, 'id'> & { total: number; id: string | null };
+type HitRow = Omit<SearchHitRecord, 'id'> & { id: string | null; total: number };
 
+/** A customer id as a query term: the customer with this id ranks first. */
 const ID = /^[1-9][0-9]{0,17}$/;
 
-/** LIKE's wildcards and escape character taken literally. */
-const literal = (term: string) => term.replace(/[\\%_]/g, (character) => `\\${character}`);
+/**
+ * Whether a term also matches inside words: long enough, without digits or @. Such a term consists of word
+ * characters only (letters), so it holds none of LIKE's wildcards.
+ */
+const matchesInside = (term: string) => !/[0-9@]/.test(term) && [...term].length >= INSIDE_WORD_TERM_LENGTH;
 
 /**
- * The search over the inverted index of migration CustomerSearch1763700000008. A term matches a customer word
- * that equals it (rank 1) or begins with it (rank 2) and, for terms of five or more characters without digits
- * or @, a word holding it inside (rank 3; those words come from the trigram-indexed vocabulary). Every term must
- * match; a customer ranks by its worst term. The customer whose id the query is comes first (rank 0); the id
- * breaks ties. Only customers of the scope's broker and the brokers below it are hits, and only they are
- * counted; the broker is part of each index entry, so finding and counting read the index only.
+ * The search over the inverted index of migration CustomerSearch1763700000008 (with the prior words of
+ * CustomerSearchPriorWord1763700000012). A term matches a customer word that equals it (rank 1) or begins with it
+ * (rank 2) and, for terms of five or more characters without digits or @, a word holding it inside (rank 3;
+ * those words come from the trigram-indexed vocabulary). Every term must match; a customer ranks by its worst
+ * term. The customer whose id a one-term query is comes first (rank 0); the id breaks ties. Only customers of the
+ * scope's broker and the brokers below it are hits, and only they are counted; the broker is part of each index
+ * entry, so finding and counting read the index only.
+ *
+ * The words beginning with a term are one index range, in which a customer's first entry is the one whose prior
+ * word sorts before the term: taking only those, the customers of a range are counted without grouping. Only
+ * hits inside words (from other ranges) need to be made distinct.
  */
 @Injectable()
 export class SearchRepository {
   /**
-   * The terms of `q`, folded like the search documents (by the database, so both sides fold alike), each with
-   * whether it is anybody's whole word and, for a query of several terms, a capped count of its index entries.
+   * The terms of `q`, folded like the search documents (by the database, so both sides fold alike), and for a
+   * query of several terms (not too many) a capped count of each one's index entries.
    */
   async terms(db: EntityManager, q: string): Promise<SearchTerm[]> {
     return db.query<SearchTerm[]>(
       `WITH q AS (SELECT broker.search_terms($1) AS terms)
-       SELECT t.term, EXISTS (SELECT 1 FROM broker.customer_search_word w WHERE w.word = t.term) AS whole,
-              -- only a query of several terms needs to know which one is the most selective
-              CASE WHEN cardinality(q.terms) > 1 THEN (
+       SELECT t.term, EXISTS (SELECT FROM broker.customer_search_word w WHERE w.word = t.term) AS whole,
+              CASE WHEN cardinality(q.terms) BETWEEN 2 AND ${SEARCH_MAX_TERMS} THEN (
                 SELECT count(*) FROM (
-                  SELECT 1 FROM broker.customer_search_word w
-                   WHERE w.word >= t.term AND w.word <= t.term || chr(1114111) LIMIT ${SIZE_PROBE}) b)::int
+                  SELECT FROM broker.customer_search_word w
+                   WHERE w.word >= t.term AND w.word < broker.search_prefix_end(t.term) LIMIT ${SIZE_PROBE}) b)::int
               ELSE 0 END AS size
          FROM q, unnest(q.terms) WITH ORDINALITY AS t(term, position)
         ORDER BY t.position`,
@@ -87,23 +110,12 @@ export class SearchRepository {
     scope: EmployeeScope,
     terms: SearchTerm[],
     filters: SearchFilters,
-    page: { from: number; size: number },
-  ): Promise<{ total: number; hits: SearchHitRecord[] }> {
-    const sql = new SqlBuilder([scope.tenantId, scope.brokerId]);
-    const filter = (column: string) => {
-      const conditions: string[] = [];
-      if (filters.id !== undefined) conditions.push(`${column} = ${sql.param(filters.id)}::bigint`);
-      if (filters.mail !== undefined)
-        conditions.push(`${column} IN (
-          SELECT k.customer_id FROM broker.contact k
-           WHERE k.tenant_id = $1 AND lower(k.value) = lower(${sql.param(filters.mail.trim())})
-             AND k.contact_type = 'email')`);
-      return conditions.map((condition) => ` AND ${condition}`).join('');
-    };
-    const hits =
-      terms.length === 1 ? oneTerm(sql, terms[0], filter, page) : severalTerms(sql, terms, filter, page);
-    const rows = await db.query<Row[]>(
-      `WITH RECURSIVE ${visibleBrokersCte(1, 2)}, ${sql.ctes.join(', ')}
+    page: SearchPage,
+  ): Promise<FoundCustomers> {
+    const sql = new SqlBuilder(scope, filters);
+    const hits = terms.length === 1 ? oneTerm(sql, terms[0], page) : severalTerms(sql, terms, page);
+    const rows = await db.query<HitRow[]>(
+      `WITH RECURSIVE ${[visibleBrokersCte(1, 2), ...hits.ctes].join(',\n')}
        SELECT t.total, c.id::text AS id, c.salutation, c.person_type AS "personType", c.title,
               c.first_name AS "firstName", c.last_name AS "lastName", c.birth_date::text AS "birthDate",
               c.company_name AS "companyName", c.contact_person AS "contactPerson",
@@ -112,145 +124,165 @@ export class SearchRepository {
                 'type', a.address_type, 'addition', a.addition, 'street', a.street,
                 'postalCode', a.postal_code, 'city', a.city, 'country', a.country) END AS "mainResidence"
          FROM (SELECT (${hits.total})::int AS total) t
-         LEFT JOIN ((${hits.page}) p
+         LEFT JOIN (page p
                     JOIN broker.customer c ON c.id = p.customer_id
                     LEFT JOIN broker.address a ON a.customer_id = c.id AND a.address_no = 0) ON true
         ORDER BY p.rank, p.customer_id`,
       sql.params,
     );
-    const total = rows[0]?.total ?? 0;
-    const found = rows.filter((row): row is Row & { id: string } => row.id !== null);
-    return { total, hits: found.map(({ total: _total, ...hit }) => hit) };
+    const found = rows.filter((row): row is HitRow & { id: string } => row.id !== null);
+    return { total: rows[0]?.total ?? 0, hits: found.map(({ total: _total, ...hit }) => hit) };
   }
 }
 
-/** Parameters and common table expressions of the statement being built. */
-class SqlBuilder {
-  readonly ctes: string[] = [];
+/** The common table expressions of a search (the last one `page`: customer_id and rank) and its total. */
+interface HitQueries {
+  ctes: string[];
+  /** An expression: the number of hits. */
+  total: string;
+}
 
-  constructor(readonly params: unknown[]) {}
+/** Parameters, the scope's visibility and the POST form's filters of the statement being built. */
+class SqlBuilder {
+  readonly params: unknown[];
+  private readonly conditions: string[] = [];
+
+  constructor(scope: EmployeeScope, filters: SearchFilters) {
+    this.params = [scope.tenantId, scope.brokerId];
+    if (filters.id !== undefined) this.conditions.push(`= ${this.param(filters.id)}::bigint`);
+    if (filters.mail !== undefined)
+      this.conditions.push(`IN (
+        SELECT k.customer_id FROM broker.contact k
+         WHERE k.tenant_id = $1 AND lower(k.value) = lower(${this.param(filters.mail.trim())})
+           AND k.contact_type = 'email')`);
+  }
 
   param(value: unknown): string {
     this.params.push(value);
     return `$${this.params.length}`;
   }
+
+  /** The conditions an index entry (`alias`) must meet: a visible broker and the filters. */
+  entryConditions(alias: string): string {
+    const filters = this.conditions.map((condition) => ` AND ${alias}.customer_id ${condition}`).join('');
+    return `${alias}.broker_id = ANY (ARRAY(SELECT id FROM visible_broker))${filters}`;
+  }
 }
 
-/** The conditions of the POST form's filters on a customer id column (empty without filters). */
-type Filter = (column: string) => string;
+/** The condition on index entries `w` of words beginning with `term` (a parameter): one per customer, its first. */
+const firstWords = (term: string) =>
+  `w.word >= ${term} AND w.word < broker.search_prefix_end(${term}) AND w.prior < ${term}`;
 
-interface HitQueries {
-  /** An expression: the number of hits. */
-  total: string;
-  /** A query: (customer_id, rank) of the requested page. */
-  page: string;
-}
+/** LIKE's wildcards and escape character taken literally (terms hold none today; the pattern must not rely on it). */
+const literal = (term: string) => term.replace(/[\\%_]/g, (character) => `\\${character}`);
 
-/** Visibility is decided on the index entries: their broker must be the scope's or one below it. */
-const visible = (alias: string) => `${alias}.broker_id = ANY (ARRAY(SELECT id FROM visible_broker))`;
+/** The words holding `term` (a parameter) inside, from the vocabulary; the pattern is one, so its index is used. */
+const insideWords = (sql: SqlBuilder, term: string, value: string) =>
+  `ARRAY(SELECT v.word FROM broker.customer_search_vocabulary v
+          WHERE v.word LIKE ${sql.param(`%${literal(term)}%`)} AND NOT starts_with(v.word, ${value}))`;
 
 /**
- * The vocabulary words holding the term inside (not at their beginning), as an array, for terms long enough and
- * without digits or @; undefined for other terms. The pattern is a parameter, so the planner uses the trigram
- * index.
+ * One term, the usual case. Its first words (`firstWords`) give each customer with a word that is or begins with
+ * the term once, so they are counted without grouping. Customers with the whole word come first, in index order:
+ * for a term that is somebody's whole word the page reads them directly and the rest of the range only when they
+ * do not fill it (the total reads the range once more); for a term that is nobody's whole word the range is read
+ * once, into `first_words`. A term long enough also finds words holding it inside (`inside_words`): the total
+ * adds those customers not among the first words, and the page goes on with them only when the first words do
+ * not fill it.
  */
-function insideWords(sql: SqlBuilder, term: string, beginning: string): string | undefined {
-  if (/[0-9@]/.test(term) || [...term].length < INSIDE_WORD_TERM_LENGTH) return undefined;
-  return `ARRAY(SELECT v.word FROM broker.customer_search_vocabulary v
-                 WHERE v.word LIKE ${sql.param(`%${literal(term)}%`)} AND v.word NOT LIKE ${beginning})`;
-}
-
-/** (customer_id, rank) of every index entry matching the term: 1 whole word, 2 beginning, 3 inside. */
-function termMatches(sql: SqlBuilder, { term }: SearchTerm, restriction = ''): string {
-  const beginning = sql.param(`${literal(term)}%`);
-  const words = [
-    `SELECT w.customer_id, CASE WHEN w.word = ${sql.param(term)} THEN 1 ELSE 2 END AS rank
-       FROM broker.customer_search_word w
-      WHERE w.word LIKE ${beginning} AND ${visible('w')}${restriction}`,
-  ];
-  const inside = insideWords(sql, term, beginning);
-  if (inside)
-    words.push(`SELECT w.customer_id, 3 FROM broker.customer_search_word w
-      WHERE w.word = ANY (${inside}) AND ${visible('w')}${restriction}`);
-  return words.join(' UNION ALL ');
-}
-
-/**
- * One term, the usual case. The customers having the term as a whole word are one index range with one entry
- * per customer in id order: counted without grouping, their first page read without sorting. Only the others
- * (a longer word beginning with the term, or one holding it inside) are grouped per customer, less the
- * whole-word hits.
- */
-function oneTerm(
-  sql: SqlBuilder,
-  term: SearchTerm,
-  filter: Filter,
-  page: { from: number; size: number },
-): HitQueries {
-  const whole = sql.param(term.term);
-  const beginning = sql.param(`${literal(term.term)}%`);
-  const others = [
-    `SELECT w.customer_id, 2 AS rank FROM broker.customer_search_word w
-      WHERE w.word > ${whole} AND w.word LIKE ${beginning} AND ${visible('w')}`,
-  ];
-  const inside = insideWords(sql, term.term, beginning);
-  if (inside)
-    others.push(`SELECT w.customer_id, 3 FROM broker.customer_search_word w
-      WHERE w.word = ANY (${inside}) AND ${visible('w')}`);
-  const wholeHits = term.whole
-    ? `FROM broker.customer_search_word w WHERE w.word = ${whole} AND ${visible('w')}${filter('w.customer_id')}`
-    : undefined;
-  sql.ctes.push(`others AS MATERIALIZED (
-    SELECT o.customer_id, min(o.rank) AS rank FROM (${others.join(' UNION ALL ')}) o
-     WHERE true ${filter('o.customer_id')}
-       ${wholeHits ? `AND NOT EXISTS (SELECT 1 FROM broker.customer_search_word e WHERE e.word = ${whole} AND e.customer_id = o.customer_id)` : ''}
-     GROUP BY o.customer_id)`);
-  const othersPage = 'SELECT customer_id, rank FROM others';
-  if (!wholeHits)
-    return {
-      total: 'SELECT count(*) FROM others',
-      page: `${othersPage} ORDER BY rank, customer_id LIMIT ${sql.param(page.size)} OFFSET ${sql.param(page.from)}`,
-    };
-  // The customer whose id the query is comes first.
-  const wholeRank = ID.test(term.term) ? `CASE WHEN w.customer_id = ${whole}::bigint THEN 0 ELSE 1 END` : '1';
+function oneTerm(sql: SqlBuilder, { term, whole }: SearchTerm, page: SearchPage): HitQueries {
+  const value = sql.param(term);
   const upTo = sql.param(page.from + page.size);
-  return {
-    total: `(SELECT count(*) ${wholeHits}) + (SELECT count(*) FROM others)`,
-    page: `SELECT customer_id, rank FROM (
-             (SELECT w.customer_id, ${wholeRank} AS rank ${wholeHits} ORDER BY 2, 1 LIMIT ${upTo})
-             UNION ALL
-             (${othersPage} ORDER BY rank, customer_id LIMIT ${upTo})) u
-           ORDER BY rank, customer_id LIMIT ${sql.param(page.size)} OFFSET ${sql.param(page.from)}`,
-  };
+  const ctes: string[] = [];
+  const pages: string[] = [];
+  let first = `SELECT w.customer_id FROM broker.customer_search_word w
+                WHERE ${firstWords(value)} AND ${sql.entryConditions('w')}`;
+  if (whole) {
+    // The customer whose id the query is comes first.
+    const rank = ID.test(term) ? `CASE WHEN w.customer_id::text = ${value} THEN 0 ELSE 1 END` : '1';
+    const wholeWords = `FROM broker.customer_search_word w WHERE w.word = ${value} AND ${sql.entryConditions('w')}`;
+    pages.push(
+      `SELECT w.customer_id, ${rank} AS rank ${wholeWords} ORDER BY 2, 1 LIMIT ${upTo}`,
+      `SELECT w.customer_id, 2 FROM broker.customer_search_word w
+        WHERE w.word > ${value} AND ${firstWords(value)} AND ${sql.entryConditions('w')}
+          AND ${fewer(`SELECT ${wholeWords}`, upTo)}
+        ORDER BY 1 LIMIT ${upTo}`,
+    );
+  } else {
+    ctes.push(`first_words AS MATERIALIZED (${first})`);
+    first = 'SELECT customer_id FROM first_words';
+    pages.push(`SELECT customer_id, 2 AS rank FROM first_words ORDER BY 1 LIMIT ${upTo}`);
+  }
+  let total = `SELECT count(*) FROM (${first}) f`;
+  if (matchesInside(term)) {
+    ctes.push(`inside_words AS MATERIALIZED (
+      SELECT w.customer_id FROM broker.customer_search_word w
+       WHERE w.word = ANY (${insideWords(sql, term, value)}) AND ${sql.entryConditions('w')})`);
+    pages.push(`SELECT customer_id, 3 FROM inside_words
+                 WHERE ${fewer(first, upTo)} AND customer_id NOT IN (${first})
+                 GROUP BY customer_id ORDER BY 1 LIMIT ${upTo}`);
+    total = `(SELECT count(*) - count(*) FILTER (WHERE customer_id IN (SELECT customer_id FROM inside_words))
+                FROM (${first}) f)
+             + (SELECT count(DISTINCT customer_id) FROM inside_words)`;
+  }
+  ctes.push(`page AS (
+    SELECT * FROM (${pages.map((part) => `(${part})`).join(' UNION ALL ')}) p
+     ORDER BY rank, customer_id LIMIT ${sql.param(page.size)} OFFSET ${sql.param(page.from)})`);
+  return { ctes, total };
+}
+
+/** Whether `rows` (a query) has fewer than `limit` rows, reading at most that many. */
+const fewer = (rows: string, limit: string) => `(SELECT count(*) FROM (${rows} LIMIT ${limit}) r) < ${limit}`;
+
+/** (customer_id, rank) of every customer matching `term`, once per customer: 1 whole word, 2 beginning, 3 inside. */
+function termMatches(sql: SqlBuilder, term: string): string {
+  const value = sql.param(term);
+  const first = `SELECT w.customer_id, CASE WHEN w.word = ${value} THEN 1 ELSE 2 END AS rank
+    FROM broker.customer_search_word w WHERE ${firstWords(value)} AND ${sql.entryConditions('w')}`;
+  if (!matchesInside(term)) return first;
+  const inside = `SELECT w.customer_id, 3 FROM broker.customer_search_word w
+   WHERE w.word = ANY (${insideWords(sql, term, value)}) AND ${sql.entryConditions('w')}`;
+  return `SELECT customer_id, min(rank) AS rank FROM (${first} UNION ALL ${inside}) m GROUP BY customer_id`;
 }
 
 /**
- * Several terms: the most selective term is matched first; the others only among its customers (a hash semi
- * join over their index ranges), so grouping per customer stays small. A customer matches a term through its
- * best word and the query through its worst term.
+ * A customer's rank for `term` from its search document (null when no word matches), as `termMatches` ranks it:
+ * whole word, word beginning, or (for eligible terms) inside a word of the vocabulary (no digits or @).
  */
-function severalTerms(
-  sql: SqlBuilder,
-  terms: SearchTerm[],
-  filter: Filter,
-  page: { from: number; size: number },
-): HitQueries {
+function documentRank(sql: SqlBuilder, term: string): string {
+  const value = sql.param(term);
+  const inside = matchesInside(term) ? `WHEN x.word !~ '[0-9@]' AND strpos(x.word, ${value}) > 0 THEN 3` : '';
+  return `(SELECT min(CASE WHEN x.word = ${value} THEN 1 WHEN starts_with(x.word, ${value}) THEN 2 ${inside} END)
+             FROM unnest(tsvector_to_array(s.words)) AS x(word))`;
+}
+
+/**
+ * Several terms: the most selective term is matched first. When it has few customers, the other terms are checked
+ * on their search documents; otherwise every term's customers are read from the index and grouped, a customer
+ * being a hit when all terms found it. A customer matches a term through its best word and the query through its
+ * worst term.
+ */
+function severalTerms(sql: SqlBuilder, terms: SearchTerm[], page: SearchPage): HitQueries {
   const [driver, ...rest] = [...terms].sort((a, b) => a.size - b.size);
-  sql.ctes.push(`driver AS MATERIALIZED (
-    SELECT customer_id, min(rank) AS rank FROM (${termMatches(sql, driver)}) m
-     WHERE true ${filter('m.customer_id')}
-     GROUP BY customer_id)`);
-  const restricted = rest.map(
-    (term) => `SELECT customer_id, min(rank) AS rank FROM (
-      ${termMatches(sql, term, ' AND w.customer_id IN (SELECT customer_id FROM driver)')}) m GROUP BY customer_id`,
-  );
-  sql.ctes.push(`hits AS MATERIALIZED (
-    SELECT customer_id, max(rank) AS rank FROM (
-      SELECT customer_id, rank FROM driver UNION ALL ${restricted.join(' UNION ALL ')}) m
-     GROUP BY customer_id HAVING count(*) = ${terms.length})`);
-  return {
-    total: 'SELECT count(*) FROM hits',
-    page: `SELECT customer_id, rank FROM hits ORDER BY rank, customer_id
-            LIMIT ${sql.param(page.size)} OFFSET ${sql.param(page.from)}`,
-  };
+  const ranks = rest.map((term) => documentRank(sql, term.term));
+  const others = rest.map((term) => termMatches(sql, term.term));
+  const checked = `(SELECT count(*) FROM driver) <= ${CHECKED_ON_DOCUMENTS}`;
+  const ctes = [
+    `driver AS MATERIALIZED (${termMatches(sql, driver.term)})`,
+    `hits AS MATERIALIZED (
+      SELECT customer_id, greatest(${ranks.map((_rank, index) => `r${index}`).join(', ')}, rank) AS rank FROM (
+        SELECT d.customer_id, d.rank, ${ranks.map((rank, index) => `${rank} AS r${index}`).join(', ')}
+          FROM driver d JOIN broker.customer_search s ON s.customer_id = d.customer_id
+         WHERE ${checked}) m
+       WHERE ${ranks.map((_rank, index) => `r${index} IS NOT NULL`).join(' AND ')}
+      UNION ALL
+      SELECT customer_id, max(rank) FROM (
+        SELECT customer_id, rank FROM driver UNION ALL ${others.join(' UNION ALL ')}) m
+       WHERE NOT ${checked}
+       GROUP BY customer_id HAVING count(*) = ${terms.length})`,
+    `page AS (
+      SELECT customer_id, rank FROM hits ORDER BY rank, customer_id
+       LIMIT ${sql.param(page.size)} OFFSET ${sql.param(page.from)})`,
+  ];
+  return { ctes, total: 'SELECT count(*) FROM hits' };
 }
