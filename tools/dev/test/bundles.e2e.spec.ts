@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allMigrations } from '@broker/db';
@@ -90,10 +90,11 @@ describe('production bundles (the images’ contents)', () => {
     await Promise.all(APPS.map((app) => deployBundle(recipes[app], join(bundles, app))));
   }, 240_000);
 
+  // Four bundles of some thousand files each take a while to remove on a busy machine.
   afterAll(async () => {
     rmSync(bundles, { recursive: true, force: true });
     await suiteEnvironment?.cleanup();
-  });
+  }, 120_000);
 
   it.each([
     ['import-service', recipes['import-service'].command],
@@ -136,5 +137,22 @@ describe('production bundles (the images’ contents)', () => {
     expect(existsSync(join(modules, '@broker/platform/dist/index.js'))).toBe(true);
     for (const development of ['jest', 'typescript', '@broker/testing', 'supertest'])
       expect(existsSync(join(modules, development))).toBe(false);
+  });
+
+  it.each(APPS)('%s bundle holds built code, not the sources and tests of the app or its libs', (app) => {
+    const bundle = join(bundles, app);
+    const workspacePackages = [
+      bundle,
+      ...readdirSync(join(bundle, 'node_modules/@broker')).map((name) =>
+        join(bundle, 'node_modules/@broker', name),
+      ),
+    ];
+    for (const root of workspacePackages)
+      for (const development of ['src', 'test', 'tsconfig.json', 'jest.config.js'])
+        expect({ root, development, present: existsSync(join(root, development)) }).toEqual({
+          root,
+          development,
+          present: false,
+        });
   });
 });
