@@ -40,3 +40,54 @@ describe('calendar', () => {
     expect(() => ageAt(0, new Date('not a date'))).toThrow(/calculation date/);
   });
 });
+
+describe('berlinCalendarDate against the zone data', () => {
+  const zoneDate = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Berlin',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  });
+  const expected = (ms: number) => {
+    const parts = Object.fromEntries(
+      zoneDate.formatToParts(new Date(ms)).map((part) => [part.type, part.value]),
+    );
+    return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
+  };
+  const HOUR = 3_600_000;
+
+  it('agrees in every hour around the midnights of changes of offset (summer time, 1945, 1947, 1893)', () => {
+    const changes = [
+      '1893-04-01',
+      '1916-04-30',
+      '1916-10-01',
+      '1940-04-01',
+      '1945-05-24',
+      '1945-09-24',
+      '1947-05-11',
+      '1947-06-29',
+      '1980-04-06',
+      '1996-10-27',
+      '2025-03-30',
+      '2025-10-26',
+      '2099-10-25',
+    ];
+    for (const change of changes) {
+      const midnight = Date.parse(`${change}T00:00:00Z`);
+      for (let ms = midnight - 3 * 86_400_000; ms <= midnight + 3 * 86_400_000; ms += HOUR / 4) {
+        expect([ms, berlinCalendarDate(new Date(ms))]).toEqual([ms, expected(ms)]);
+      }
+    }
+  });
+
+  it('agrees for random instants from 1800 to 2200', () => {
+    let state = 20261122;
+    const from = Date.UTC(1800, 0, 1);
+    const span = Date.UTC(2200, 0, 1) - from;
+    for (let index = 0; index < 20_000; index++) {
+      state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+      const ms = from + Math.floor((state / 2 ** 32) * span);
+      expect([ms, berlinCalendarDate(new Date(ms))]).toEqual([ms, expected(ms)]);
+    }
+  });
+});

@@ -33,13 +33,40 @@ function toDate(instant: Instant, what: string): Date {
   return date;
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * From this instant on, Berlin's clocks have always been one to three hours ahead of UTC: Central European Time
+ * since 1 April 1893 (local mean time before), summer time, and the double summer time of 1945 and 1947.
+ */
+const ONE_TO_THREE_HOURS_AHEAD_SINCE_MS = Date.UTC(1893, 3, 1);
+
 /** The calendar date of `instant` in Europe/Berlin. */
 export function berlinCalendarDate(instant: Instant, what = 'instant'): CalendarDate {
+  const date = toDate(instant, what);
+  return dateOneToThreeHoursAhead(date.getTime()) ?? zoneCalendarDate(date);
+}
+
+/**
+ * The date Berlin has at `ms` when it follows from the offset alone: the UTC dates one and three hours later
+ * are the same day (not in the two hours before midnight UTC), so the zone's exact offset does not matter.
+ * Saves asking ICU, which costs several microseconds, for most instants.
+ */
+function dateOneToThreeHoursAhead(ms: number): CalendarDate | undefined {
+  if (ms < ONE_TO_THREE_HOURS_AHEAD_SINCE_MS) return undefined;
+  const earliest = new Date(ms + HOUR_MS);
+  const day = earliest.getUTCDate();
+  if (new Date(ms + 3 * HOUR_MS).getUTCDate() !== day) return undefined;
+  return { year: earliest.getUTCFullYear(), month: earliest.getUTCMonth() + 1, day };
+}
+
+/** The calendar date in Europe/Berlin from the runtime's time zone data. */
+function zoneCalendarDate(date: Date): CalendarDate {
   let year = 0;
   let month = 0;
   let day = 0;
   let beforeCommonEra = false;
-  for (const part of berlinDate.formatToParts(toDate(instant, what))) {
+  for (const part of berlinDate.formatToParts(date)) {
     if (part.type === 'year') year = Number(part.value);
     else if (part.type === 'month') month = Number(part.value);
     else if (part.type === 'day') day = Number(part.value);

@@ -8,7 +8,8 @@ import {
   type PrivateLiabilityCatalog,
 } from '@broker/tariff-engine';
 import { calculationParameters, engineRequest } from './calculation-parameters.js';
-import { calculationResponse } from './calculation-response.js';
+import { CalculationResponseWriter } from './calculation-response.js';
+import { plainlyValidRequest } from './plainly-valid-request.js';
 import { PRIVATE_LIABILITY_CATALOG } from './private-liability-catalog.js';
 
 export const ANSWER_CACHE_ENTRIES = Symbol('ANSWER_CACHE_ENTRIES');
@@ -24,6 +25,7 @@ export const ANSWER_CACHE_ENTRIES = Symbol('ANSWER_CACHE_ENTRIES');
 export class PrivateLiabilityCalculator {
   private readonly answers: BoundedCache<string, Buffer>;
   private readonly validation = createValidationPipe();
+  private readonly responses = new CalculationResponseWriter();
   private today = { minute: Number.NaN, day: '' };
 
   constructor(
@@ -38,15 +40,20 @@ export class PrivateLiabilityCalculator {
     const key = `${this.berlinDay(now)} ${JSON.stringify(body)}`;
     const known = this.answers.get(key);
     if (known !== undefined) return known;
-    const request = (await this.validation.transform(body, {
+    const request = plainlyValidRequest(body, now) ?? (await this.validated(body));
+    const parameters = calculationParameters(request);
+    const result = calculatePrivateLiability(this.catalog, engineRequest(parameters), now);
+    const answer = this.responses.write(parameters, result);
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  /** The request as the validation pipe gives it, or its 400 naming every failing field. */
+  private async validated(body: unknown): Promise<PrivateLiabilityCalculationRequest> {
+    return (await this.validation.transform(body, {
       type: 'body',
       metatype: PrivateLiabilityCalculationRequest,
     })) as PrivateLiabilityCalculationRequest;
-    const parameters = calculationParameters(request);
-    const result = calculatePrivateLiability(this.catalog, engineRequest(parameters), now);
-    const answer = Buffer.from(JSON.stringify(calculationResponse(parameters, result)));
-    this.answers.set(key, answer);
-    return answer;
   }
 
   /** The calendar day in Europe/Berlin, worked out once a minute (the day changes on a whole minute). */

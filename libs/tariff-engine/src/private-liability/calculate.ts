@@ -31,13 +31,19 @@ import type {
   Tariff,
 } from './result.js';
 
+/** A wanted add-on with the occupation group of its occupation (undefined: in no group, insurable nowhere). */
+interface GroupedWish {
+  readonly wish: ServiceLiabilityWish;
+  readonly group: OccupationGroup | undefined;
+}
+
 /** What the engine derives from the request once, for every product. */
 interface RequestFacts {
   readonly request: PrivateLiabilityRequest;
   readonly household: HouseholdType;
   readonly age: number;
   readonly civilServant: boolean;
-  readonly wishes: readonly ServiceLiabilityWish[];
+  readonly wishes: readonly GroupedWish[];
 }
 
 interface AddOn {
@@ -65,7 +71,10 @@ export function calculatePrivateLiability(
     household: householdOf(request),
     age: policyholderAge(request, calculationDate),
     civilServant: civilServantInHousehold(request),
-    wishes: serviceLiabilityWishes(request),
+    wishes: serviceLiabilityWishes(request).map((wish) => ({
+      wish,
+      group: catalog.occupation_groups.find((candidate) => candidate.occupations.includes(wish.occupation)),
+    })),
   };
   const success: Tariff[] = [];
   const errors: Refusal[] = [];
@@ -134,10 +143,7 @@ function calculateProduct(
       'Service liability (Diensthaftpflicht) is not offered in this product.',
     ]);
   } else if (terms !== null) {
-    for (const wish of facts.wishes) {
-      const group = catalog.occupation_groups.find((candidate) =>
-        candidate.occupations.includes(wish.occupation),
-      );
+    for (const { wish, group } of facts.wishes) {
       const price = group && terms.groups.find((candidate) => candidate.group === group.id);
       if (group === undefined || price === undefined) {
         refusals.push([
@@ -268,14 +274,26 @@ function priceProduct(
   };
 }
 
-function benefitAttributes(product: PrivateLiabilityProduct): Record<BenefitId, BenefitAttribute> {
-  const attributes = {} as Record<BenefitId, BenefitAttribute>;
-  for (const benefit of BENEFIT_IDS) {
-    const value = product.benefits[benefit];
-    attributes[benefit] = {
-      covered: value !== false,
-      sum_eur: typeof value === 'number' ? value : null,
-    };
+type BenefitAttributes = Readonly<Record<BenefitId, Readonly<BenefitAttribute>>>;
+
+/** Each (frozen) catalog product's benefit attributes, made once: the same frozen object in all its tariffs. */
+const benefitAttributesOfProduct = new WeakMap<PrivateLiabilityProduct, BenefitAttributes>();
+
+function benefitAttributes(product: PrivateLiabilityProduct): BenefitAttributes {
+  let attributes = benefitAttributesOfProduct.get(product);
+  if (attributes === undefined) {
+    attributes = Object.freeze(
+      Object.fromEntries(
+        BENEFIT_IDS.map((benefit) => {
+          const value = product.benefits[benefit];
+          return [
+            benefit,
+            Object.freeze({ covered: value !== false, sum_eur: typeof value === 'number' ? value : null }),
+          ];
+        }),
+      ) as Record<BenefitId, BenefitAttribute>,
+    );
+    benefitAttributesOfProduct.set(product, attributes);
   }
   return attributes;
 }
