@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { findWorkspaceRoot, stopChild } from '@broker/local-services';
 import { createTestDatabase } from '@broker/testing';
+import { cpuTimeMeter } from './cpu-time.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
 
 /**
@@ -22,7 +23,8 @@ const root = findWorkspaceRoot(__dirname);
 const CALC_ENTRY = path.join(root, 'apps/calc-service/dist/main.js');
 const BARE_ENTRY = path.join(__dirname, 'bare-server.js');
 const CONNECTIONS = 50;
-const WARM_UP_SECONDS = 3;
+// A fresh process needs several seconds under load before its speed settles (JIT, heap sizes): 3 s were not enough.
+const WARM_UP_SECONDS = 10;
 const DEFAULT_SECONDS = 15;
 const VARIED_REQUESTS = 2_000;
 const PATH = '/api/v1/calculate/private-liability';
@@ -58,6 +60,7 @@ interface Measurement {
   errors: number;
   non2xx: number;
   bytesPerResponse: number;
+  cpu: string;
 }
 
 async function measure(
@@ -75,6 +78,7 @@ async function measure(
     requests: bodies.map((body) => ({ method: 'POST' as const, headers, body })),
   };
   await autocannon({ ...options, duration: WARM_UP_SECONDS });
+  const cpu = cpuTimeMeter();
   const result = await autocannon({ ...options, duration: seconds });
   return {
     target,
@@ -85,6 +89,7 @@ async function measure(
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     bytesPerResponse: Math.round(result.throughput.average / result.requests.average),
+    cpu: cpu.read(),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   type TestDatabase,
   writeGdvPortfolio,
 } from '@broker/testing';
+import { cpuTimeMeter } from './cpu-time.js';
 
 const root = findWorkspaceRoot(__dirname);
 const API_ENTRY = path.join(root, 'apps/import-service/dist/main.js');
@@ -209,11 +210,12 @@ async function main(): Promise<void> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'bp-bench-'));
   try {
     const results: RunResult[] = [];
+    const cpu = cpuTimeMeter();
     for (const contracts of sizes.length > 0 ? sizes : DEFAULT_SIZES) {
       process.stderr.write(`bench: importing ${contracts} contracts ...\n`);
       results.push(await run(contracts, environment, workDir));
     }
-    process.stdout.write(`${report(results)}\n`);
+    process.stdout.write(`${report(results)}\n\nDuring the runs: ${cpu.read()}.\n`);
   } finally {
     await environment.cleanup();
     rmSync(workDir, { recursive: true, force: true });

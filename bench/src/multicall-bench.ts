@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { svcOtp } from '@broker/auth';
 import { BrokerBench, percentile } from './broker-fixture.js';
+import { cpuTimeMeter } from './cpu-time.js';
 
 /**
  * bench/multicall: one single GET of the broker service against a multi-call (POST {base_url},
@@ -384,6 +385,7 @@ async function main(): Promise<void> {
       log(`GET ${mix.path}: ${entries} entries, ${first.body.length} bytes`);
     }
 
+    const cpu = cpuTimeMeter();
     const latencies: LatencyRow[] = [];
     for (const mix of MIXES)
       for (const shape of SHAPES) {
@@ -408,7 +410,7 @@ async function main(): Promise<void> {
         '',
         `No errors, no non-2xx answers, every answer checked. Service RSS ${rssAtStart} MiB after start, ` +
           `${residentMiB(service.pid)} MiB at the end (about ${whole(batches)} batches in the measured throughput ` +
-          `runs alone).`,
+          `runs alone). During the measurements: ${cpu.read()}.`,
       ].join('\n')}\n`,
     );
   } finally {

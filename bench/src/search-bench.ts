@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { svcDigest } from '@broker/auth';
 import { BrokerBench, type Fixture, percentile } from './broker-fixture.js';
+import { cpuTimeMeter } from './cpu-time.js';
 
 /**
  * searchKunden at scale: a fresh database with 1,000,000 synthetic customers (argument 1 changes the number),
@@ -566,6 +567,7 @@ async function main(): Promise<void> {
       ['phone number, other spacing', sample(100, (c) => (c.phone ? c.phone.replace(/\s/g, '') : null))],
       ['city of 4.5 % of the customers (outside the target kinds)', ['Berlin']],
     ];
+    const cpu = cpuTimeMeter();
     const results: KindResult[] = [
       await measure(
         service.port,
@@ -581,6 +583,7 @@ async function main(): Promise<void> {
     }
     log('measuring one letter ...');
     results.push(await measure(service.port, 'one letter (outside the target kinds)', ['a'], 80));
+    const cpuWhileMeasuring = cpu.read();
     const checks = await checkTotals(db, service.port, sample(1, (c) => c.email)[0] ?? '');
 
     log(`writing ${TRIGGER_BATCH} more customers with the search triggers on ...`);
@@ -598,7 +601,8 @@ async function main(): Promise<void> {
     const ms = (value: number) => value.toFixed(1);
     const lines = [
       `Machine: ${os.availableParallelism()} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, PostgreSQL ${settings?.version} ` +
-        `(shared_buffers ${settings?.shared_buffers}, work_mem ${settings?.work_mem}), Node ${process.version}.`,
+        `(shared_buffers ${settings?.shared_buffers}, work_mem ${settings?.work_mem}), Node ${process.version}. ` +
+        `While the latencies were measured: ${cpuWhileMeasuring}.`,
       '',
       `Seeding ${customers} customers: COPY customers ${ms(copySeconds[0] ?? 0)} s, addresses ${ms(copySeconds[1] ?? 0)} s, ` +
         `contacts ${ms(copySeconds[2] ?? 0)} s; customer_search_rebuild() ${ms(rebuildSeconds)} s; total with VACUUM ANALYZE ${ms(seedSeconds)} s.`,

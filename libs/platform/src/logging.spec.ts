@@ -1,4 +1,8 @@
-import { loggableUrl } from './logging.js';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pinoHttp } from 'pino-http';
+import { loggableUrl, requestLogOptions } from './logging.js';
 
 describe('loggableUrl', () => {
   it.each([
@@ -9,5 +13,102 @@ describe('loggableUrl', () => {
     ['/service/demo/unterschrift', '/service/demo/unterschrift'],
   ])('logs %s as %s', (url, logged) => {
     expect(loggableUrl(url)).toBe(logged);
+  });
+});
+
+describe('request log', () => {
+  const SECRET = 'secret-4711';
+  const lines: string[] = [];
+  const seenByHandler: http.IncomingHttpHeaders[] = [];
+  let server: http.Server;
+  let port: number;
+
+  beforeAll(async () => {
+    const logger = pinoHttp(requestLogOptions({ service: 'test', level: 'info' }), {
+      write: (line: string) => lines.push(line),
+    });
+    server = http.createServer((request, response) => {
+      logger(request, response);
+      if (request.url?.startsWith('/fails')) {
+        const driverError = Object.assign(new Error('duplicate key'), {
+          parameters: [SECRET],
+          detail: `Key (name)=(${SECRET}) already exists.`,
+          code: '23505',
+        });
+        const error = Object.assign(new Error('query failed'), {
+          ...driverError,
+          driverError,
+          query: 'INSERT',
+        });
+        request.log.error({ err: error }, 'failed');
+        request.log.error({ err: 'just a text' }, 'odd');
+      }
+      response.setHeader('Set-Cookie', `sid=${SECRET}`);
+      response.end('ok', () => seenByHandler.push(request.headers));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  async function send(path: string): Promise<Record<string, unknown>[]> {
+    lines.length = 0;
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      headers: {
+        Authorization: `Bearer ${SECRET}`,
+        Cookie: `sid=${SECRET}`,
+        'X-Svc-Digest': SECRET,
+        'X-Svc-Otp': SECRET,
+        'X-Svc-Nonce': SECRET,
+        'X-Visible': 'shown',
+      },
+    });
+    await response.text();
+    await new Promise((resolve) => setImmediate(resolve));
+    return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  it('replaces credentials in headers, query and URL, and leaves the request itself as it was', async () => {
+    const [line] = await send(`/signing?token=${SECRET}&x=1`);
+    expect(JSON.stringify(line)).not.toContain(SECRET);
+    expect(line).toMatchObject({
+      service: 'test',
+      req: {
+        url: '/signing?token=[redacted]&x=1',
+        headers: {
+          authorization: '[redacted]',
+          cookie: '[redacted]',
+          'x-svc-digest': '[redacted]',
+          'x-svc-otp': '[redacted]',
+          'x-svc-nonce': '[redacted]',
+          'x-visible': 'shown',
+        },
+      },
+      res: { statusCode: 200, headers: { 'set-cookie': '[redacted]' } },
+    });
+    expect(seenByHandler.at(-1)).toMatchObject({
+      authorization: `Bearer ${SECRET}`,
+      cookie: `sid=${SECRET}`,
+    });
+  });
+
+  it("replaces a failed query's bound values and detail line, also in its driver error", async () => {
+    const [failed, odd] = await send('/fails');
+    expect(JSON.stringify([failed, odd])).not.toContain(SECRET);
+    expect(failed.err).toMatchObject({
+      message: 'query failed',
+      parameters: '[redacted]',
+      detail: '[redacted]',
+      query: 'INSERT',
+      driverError: {
+        message: 'duplicate key',
+        parameters: '[redacted]',
+        detail: '[redacted]',
+        code: '23505',
+      },
+    });
+    expect(odd.err).toBe('just a text');
   });
 });
