@@ -1,5 +1,6 @@
 import { parseMultipart } from '@remix-run/multipart-parser/node';
 import type request from 'supertest';
+import type { SvcPrincipal } from '@broker/auth';
 
 /** One part of a test multi-call; a header given as undefined is left out. */
 export interface TestPart {
@@ -74,3 +75,12 @@ export function answerParts(contentType: string, body: Buffer): AnswerPart[] {
     };
   });
 }
+
+/** The caller of the multi-call unit tests' batches: the API client of V1000. */
+export const TEST_CALLER: SvcPrincipal = {
+  tenantId: '1',
+  tenantCode: 'demo',
+  brokerId: '7',
+  brokerNumber: 'V1000',
+  apiClientId: '3',
+};

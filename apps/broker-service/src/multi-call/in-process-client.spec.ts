@@ -5,17 +5,10 @@ import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import express from 'express';
-import { InProcessCallers, type SvcPrincipal } from '@broker/auth';
+import { InProcessCallers } from '@broker/auth';
+import { TEST_CALLER as CALLER } from '../../test/multipart.js';
 import { InProcessClient } from './in-process-client.js';
 import type { PartCall } from './part-plan.js';
-
-const CALLER: SvcPrincipal = {
-  tenantId: '1',
-  tenantCode: 'demo',
-  brokerId: '7',
-  brokerNumber: 'V1000',
-  apiClientId: '3',
-};
 
 const call = (method: string, path: string, body = '', headers: Record<string, string> = {}): PartCall => ({
   method,

@@ -3,17 +3,11 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from 'no
 import type { AddressInfo } from 'node:net';
 import type { HttpAdapterHost } from '@nestjs/core';
 import { parseMultipart } from '@remix-run/multipart-parser/node';
-import { InProcessCallers, type SvcPrincipal } from '@broker/auth';
+import { InProcessCallers } from '@broker/auth';
+import { TEST_CALLER as CALLER } from '../../test/multipart.js';
 import { batchResponse } from './batch-response.js';
 import { MultiCallService } from './multi-call.service.js';
 
-const CALLER: SvcPrincipal = {
-  tenantId: '1',
-  tenantCode: 'demo',
-  brokerId: '7',
-  brokerNumber: 'V1000',
-  apiClientId: '3',
-};
 const LIMITS = { maxParts: 10, maxPartBytes: 1024, maxRequestBytes: 65536, maxPartHeaderBytes: 8192 };
 
 /** A request part: Content-ID, method, path (under /base) and further header lines. */

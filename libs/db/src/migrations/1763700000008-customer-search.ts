@@ -117,8 +117,13 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
     await db.query('SELECT broker.customer_search_rebuild()');
   }
 
+  /*
+   * The three functions below are also what CustomerSearchPriorWord1763700000012's down() restores, so they are
+   * not private: this migration stays the only place they are written down.
+   */
+
   /** What a search query is folded and split with; the documents fold the same way (see `fold`, `words`). */
-  private async createQueryFunctions(db: QueryRunner, unaccent: string): Promise<void> {
+  async createQueryFunctions(db: QueryRunner, unaccent: string): Promise<void> {
     await db.query(`
       CREATE FUNCTION broker.search_fold(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
         SELECT ${fold(unaccent, '$1')}
@@ -155,7 +160,7 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
    * and city; the name's words stay), a changed broker rewrites them all. The stored documents are locked first,
    * so two transactions refreshing the same customer take turns; customers gone lose their document and words.
    */
-  private async createRefresh(db: QueryRunner): Promise<void> {
+  async createRefresh(db: QueryRunner): Promise<void> {
     await db.query(`
       CREATE FUNCTION broker.customer_search_refresh(ids bigint[]) RETURNS void LANGUAGE plpgsql AS $$
       DECLARE
@@ -192,7 +197,7 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
   }
 
   /** The bulk path (this migration's backfill, or after a load with the triggers off): fill first, index after. */
-  private async createRebuild(db: QueryRunner, trgm: string): Promise<void> {
+  async createRebuild(db: QueryRunner, trgm: string): Promise<void> {
     await db.query(`
       CREATE FUNCTION broker.customer_search_rebuild() RETURNS void LANGUAGE plpgsql
       SET maintenance_work_mem = '256MB' AS $$

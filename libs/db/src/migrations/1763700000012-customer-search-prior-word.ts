@@ -111,14 +111,12 @@ export class CustomerSearchPriorWord1763700000012 implements MigrationInterface 
     await db.query('DROP FUNCTION broker.customer_search_refresh(bigint[])');
     await db.query('ALTER TABLE broker.customer_search_word DROP COLUMN prior');
     await db.query('DROP FUNCTION broker.search_prefix_end(text)');
-    // TypeScript lets a private method be called by its name in brackets: the earlier migration stays the only
-    // place its functions are written down.
     const earlier = new CustomerSearch1763700000008();
     for (const name of ['search_terms', 'search_phone', 'search_fold'])
       await db.query(`DROP FUNCTION broker.${name}(text)`);
-    await earlier['createQueryFunctions'](db, await extensionSchema(db, 'unaccent'));
-    await earlier['createRefresh'](db);
-    await earlier['createRebuild'](db, await extensionSchema(db, 'pg_trgm'));
+    await earlier.createQueryFunctions(db, await extensionSchema(db, 'unaccent'));
+    await earlier.createRefresh(db);
+    await earlier.createRebuild(db, await extensionSchema(db, 'pg_trgm'));
     await db.query('SELECT broker.customer_search_rebuild()');
   }
 }
