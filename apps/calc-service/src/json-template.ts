@@ -26,12 +26,17 @@ export class JsonWriter {
     }
   }
 
-  /** The bytes written since the last `finish`, in a buffer of their own. */
+  /** The bytes written since the last `finish` or `clear`, in a buffer of their own. */
   finish(): Buffer {
     const written = Buffer.allocUnsafe(this.length);
     this.scratch.copy(written, 0, 0, this.length);
-    this.length = 0;
+    this.clear();
     return written;
+  }
+
+  /** Drops what was written since the last `finish`. */
+  clear(): void {
+    this.length = 0;
   }
 
   private reserve(bytes: number): void {

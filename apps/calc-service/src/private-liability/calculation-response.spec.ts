@@ -107,3 +107,23 @@ describe('CalculationResponseWriter', () => {
     expect(JSON.parse(first.toString()).calculation_parameters).toEqual(parameters(1));
   });
 });
+
+describe('CalculationResponseWriter after a failed answer', () => {
+  it('starts the next answer afresh', () => {
+    const writer = new CalculationResponseWriter();
+    const request = parameters(2);
+    const result = calculatePrivateLiability(catalog, engineRequest(request), NOW);
+    const [first, ...rest] = result.success;
+    expect(first).toBeDefined();
+    const unserialisable = {
+      toJSON: () => {
+        throw new Error('unserialisable fee');
+      },
+    };
+    const failing = { ...first, fees: [unserialisable] };
+    expect(() => writer.write(request, { ...result, success: [first, failing as never, ...rest] })).toThrow(
+      'unserialisable fee',
+    );
+    expect(writer.write(request, result).equals(stringified(request, result))).toBe(true);
+  });
+});

@@ -99,6 +99,7 @@ export class CalculationResponseWriter {
   private readonly out = new JsonWriter();
 
   write(parameters: CalculationParametersView, result: PrivateLiabilityResult): Buffer {
+    this.out.clear(); // what an answer that failed half-way left behind
     RESPONSE.writeTo(this.out, {
       parameters: JSON.stringify(parameters),
       success: (out) => this.writeOffers(out, offerRequestJson(offerRequestPart(parameters)), result.success),

@@ -113,13 +113,11 @@ function isSubjectMatter(value: unknown, nowSeconds: number): value is SubjectMa
 
 /**
  * The request as the validation pipe would hand it on (payment mode normalised) when the body plainly keeps
- * every rule at `now`; otherwise undefined, and the pipe decides. The body is not changed.
+ * every rule; otherwise undefined, and the pipe decides. The body is not changed. Birthdates are checked against
+ * the clock, as the DTO checks them, not against a calculation date given from outside.
  */
-export function plainlyValidRequest(
-  body: unknown,
-  now: Date,
-): PrivateLiabilityCalculationRequest | undefined {
-  const nowSeconds = now.getTime() / 1000;
+export function plainlyValidRequest(body: unknown): PrivateLiabilityCalculationRequest | undefined {
+  const nowSeconds = Date.now() / 1000;
   if (
     !isObjectWithOnly(body, REQUEST_FIELDS) ||
     !isPolicyholder(body.policyholder, nowSeconds) ||

@@ -40,7 +40,7 @@ export class PrivateLiabilityCalculator {
     const key = `${this.berlinDay(now)} ${JSON.stringify(body)}`;
     const known = this.answers.get(key);
     if (known !== undefined) return known;
-    const request = plainlyValidRequest(body, now) ?? (await this.validated(body));
+    const request = plainlyValidRequest(body) ?? (await this.validated(body));
     const parameters = calculationParameters(request);
     const result = calculatePrivateLiability(this.catalog, engineRequest(parameters), now);
     const answer = this.responses.write(parameters, result);
