@@ -10,6 +10,9 @@ describe('loggableUrl', () => {
     ['/x?a=1&token=secret&b=2', '/x?a=1&token=[redacted]&b=2'],
     ['/x?Token=secret#top', '/x?Token=[redacted]#top'],
     ['/x?notoken=1&tokens=2', '/x?notoken=1&tokens=2'],
+    ['/x?%74oken=secret&a=%74oken', '/x?%74oken=[redacted]&a=%74oken'],
+    ['/x?a=1&TOKEN=secret', '/x?a=1&TOKEN=[redacted]'],
+    ['/x?%E0=1&token', '/x?%E0=1&token'],
     ['/service/demo/unterschrift', '/service/demo/unterschrift'],
   ])('logs %s as %s', (url, logged) => {
     expect(loggableUrl(url)).toBe(logged);
@@ -17,6 +20,7 @@ describe('loggableUrl', () => {
 });
 
 describe('request log', () => {
+  // The request is logged as it arrived: the logger changes copies only.
   const SECRET = 'secret-4711';
   const lines: string[] = [];
   const seenByHandler: http.IncomingHttpHeaders[] = [];
@@ -28,7 +32,9 @@ describe('request log', () => {
       write: (line: string) => lines.push(line),
     });
     server = http.createServer((request, response) => {
-      logger(request, response);
+      // As Express and Fastify set it: the query as an object.
+      const query = Object.fromEntries(new URL(request.url ?? '/', 'http://x').searchParams);
+      logger(Object.assign(request, { query }), response);
       if (request.url?.startsWith('/fails')) {
         const driverError = Object.assign(new Error('duplicate key'), {
           parameters: [SECRET],
@@ -42,6 +48,12 @@ describe('request log', () => {
         });
         request.log.error({ err: error }, 'failed');
         request.log.error({ err: 'just a text' }, 'odd');
+        request.log.error({ err: new AggregateError([error], 'several failed') }, 'aggregate');
+        // A Nest HttpException keeps its options, the cause among them, as a field of its own.
+        request.log.error(
+          { err: Object.assign(new Error('conflict'), { options: { cause: error } }) },
+          'caused',
+        );
       }
       response.setHeader('Set-Cookie', `sid=${SECRET}`);
       response.end('ok', () => seenByHandler.push(request.headers));
@@ -71,12 +83,13 @@ describe('request log', () => {
   }
 
   it('replaces credentials in headers, query and URL, and leaves the request itself as it was', async () => {
-    const [line] = await send(`/signing?token=${SECRET}&x=1`);
+    const [line] = await send(`/signing?TOKEN=${SECRET}&x=1`);
     expect(JSON.stringify(line)).not.toContain(SECRET);
     expect(line).toMatchObject({
       service: 'test',
       req: {
-        url: '/signing?token=[redacted]&x=1',
+        url: '/signing?TOKEN=[redacted]&x=1',
+        query: { TOKEN: '[redacted]', x: '1' },
         headers: {
           authorization: '[redacted]',
           cookie: '[redacted]',
@@ -94,9 +107,9 @@ describe('request log', () => {
     });
   });
 
-  it("replaces a failed query's bound values and detail line, also in its driver error", async () => {
-    const [failed, odd] = await send('/fails');
-    expect(JSON.stringify([failed, odd])).not.toContain(SECRET);
+  it("replaces a failed query's bound values and detail line, also in its driver error, an AggregateError's errors and a Nest exception's cause", async () => {
+    const [failed, odd, aggregate, caused] = await send('/fails');
+    expect(JSON.stringify([failed, odd, aggregate, caused])).not.toContain(SECRET);
     expect(failed.err).toMatchObject({
       message: 'query failed',
       parameters: '[redacted]',
@@ -110,5 +123,11 @@ describe('request log', () => {
       },
     });
     expect(odd.err).toBe('just a text');
+    expect(aggregate.err).toMatchObject({
+      aggregateErrors: [{ parameters: '[redacted]', detail: '[redacted]' }],
+    });
+    expect(caused.err).toMatchObject({
+      options: { cause: { parameters: '[redacted]', detail: '[redacted]' } },
+    });
   });
 });

@@ -1,16 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { type ApiClientCredentials, type ApiClientDirectory, ApiKeyCipher } from '@broker/auth';
+import { type PreparedStatement, runPrepared } from '@broker/db';
 
 type ClientRow = Omit<ApiClientCredentials, 'apiKey'> & { ciphertext: string };
 
-/**
- * The client with its broker's state, read fresh for every request (blocking takes effect at once). A named
- * statement: every request runs it, so each pooled connection parses and plans it once.
- */
-const FIND_CLIENT = {
+/** The client with its broker's state, read fresh for every request (blocking takes effect at once). */
+const FIND_CLIENT: PreparedStatement = {
   name: 'svc-api-client-find',
   text: `SELECT c.id::text AS "apiClientId", t.id::text AS "tenantId", b.id::text AS "brokerId",
                 b.broker_number AS "brokerNumber", c.api_key_ciphertext AS ciphertext,
@@ -30,11 +26,7 @@ export class SqlApiClientDirectory implements ApiClientDirectory {
   ) {}
 
   async find(tenantCode: string, apiId: string): Promise<ApiClientCredentials | undefined> {
-    // The driver's pg pool: TypeORM's query() takes no statement name.
-    const pool = (this.db.driver as PostgresDriver).master as Pool;
-    const {
-      rows: [row],
-    } = await pool.query<ClientRow>({ ...FIND_CLIENT, values: [tenantCode, apiId] });
+    const [row] = await runPrepared<ClientRow>(this.db, FIND_CLIENT, [tenantCode, apiId]);
     if (!row) return undefined;
     const { ciphertext, ...client } = row;
     return { ...client, apiKey: this.cipher.decrypt(ciphertext) };

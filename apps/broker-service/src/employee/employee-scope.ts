@@ -2,6 +2,7 @@ import { type CanActivate, createParamDecorator, type ExecutionContext, Injectab
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { requestZone, svcPrincipalOf } from '@broker/auth';
+import { type PreparedStatement, runPrepared } from '@broker/db';
 import { DomainError, ErrorCode } from '@broker/errors';
 
 /** The interface version this service implements; other versions are unknown routes. */
@@ -22,6 +23,13 @@ export interface EmployeeScope {
 
 type RequestWithScope = Request & { employeeScope?: EmployeeScope };
 
+/** Read fresh for every request (blocking takes effect at once). */
+const FIND_EMPLOYEE: PreparedStatement = {
+  name: 'svc-employee-find',
+  text: `SELECT id::text, blocked FROM broker.employee
+          WHERE tenant_id = $1 AND broker_id = $2 AND employee_code = $3`,
+};
+
 /** Resolves `{ma}`: an employee of the API client's broker, else 404. Runs after HeaderGroupGuard. */
 @Injectable()
 export class EmployeeScopeGuard implements CanActivate {
@@ -31,11 +39,11 @@ export class EmployeeScopeGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<RequestWithScope>();
     const principal = svcPrincipalOf(request);
     const code = String(request.params.ma ?? '');
-    const [employee] = await this.db.query<{ id: string; blocked: boolean }[]>(
-      `SELECT id::text, blocked FROM broker.employee
-        WHERE tenant_id = $1 AND broker_id = $2 AND employee_code = $3`,
-      [principal.tenantId, principal.brokerId, code],
-    );
+    const [employee] = await runPrepared<{ id: string; blocked: boolean }>(this.db, FIND_EMPLOYEE, [
+      principal.tenantId,
+      principal.brokerId,
+      code,
+    ]);
     if (!employee) throw DomainError.notFound(`Employee ${code} does not exist`);
     if (employee.blocked) throw new DomainError(ErrorCode.Forbidden, `Employee ${code} is blocked`);
     request.employeeScope = {
