@@ -204,27 +204,37 @@ interface LatencyRow {
   bytes: number;
 }
 
-/** One request at a time over one keep-alive connection, every answer checked; a tenth first as warm-up. */
-async function latency(port: number, mix: Mix, shape: Shape, reference: Buffer): Promise<LatencyRow> {
-  const request = requestOf(mix, shape);
-  const milliseconds: number[] = [];
-  let bytes = 0;
-  const warmUp = Math.ceil(shape.sequential / 10);
-  for (let n = 0; n < warmUp + shape.sequential; n += 1) {
-    const answer = await send(port, request);
-    check(answer, shape, reference);
-    if (n >= warmUp) milliseconds.push(answer.milliseconds);
-    bytes = answer.body.length;
+/**
+ * One request at a time over one keep-alive connection, every answer checked, the shapes of `mix` interleaved
+ * (a single GET, then a batch, ...): the machine's speed drifts from minute to minute, and interleaving lets
+ * every shape see the same. Each shape is sent `sequential` times, spread evenly over the run, after a tenth as
+ * many for warm-up.
+ */
+async function interleavedLatencies(port: number, mix: Mix, reference: Buffer): Promise<LatencyRow[]> {
+  const rounds = Math.max(...SHAPES.map((shape) => shape.sequential));
+  const warmUpRounds = Math.ceil(rounds / 10);
+  const samples = SHAPES.map(() => [] as number[]);
+  const bytes = SHAPES.map(() => 0);
+  for (let round = 0; round < warmUpRounds + rounds; round += 1) {
+    for (const [index, shape] of SHAPES.entries()) {
+      if (round % Math.round(rounds / shape.sequential) !== 0) continue;
+      const answer = await send(port, requestOf(mix, shape));
+      check(answer, shape, reference);
+      if (round >= warmUpRounds) samples[index].push(answer.milliseconds);
+      bytes[index] = answer.body.length;
+    }
   }
-  milliseconds.sort((a, b) => a - b);
-  return {
-    mix,
-    shape,
-    mean: milliseconds.reduce((sum, value) => sum + value, 0) / milliseconds.length,
-    p50: percentile(milliseconds, 0.5),
-    p99: percentile(milliseconds, 0.99),
-    bytes,
-  };
+  return SHAPES.map((shape, index) => {
+    const milliseconds = samples[index].sort((a, b) => a - b);
+    return {
+      mix,
+      shape,
+      mean: milliseconds.reduce((sum, value) => sum + value, 0) / milliseconds.length,
+      p50: percentile(milliseconds, 0.5),
+      p99: percentile(milliseconds, 0.99),
+      bytes: bytes[index],
+    };
+  });
 }
 
 interface ThroughputRow {
@@ -387,11 +397,10 @@ async function main(): Promise<void> {
 
     const cpu = cpuTimeMeter();
     const latencies: LatencyRow[] = [];
-    for (const mix of MIXES)
-      for (const shape of SHAPES) {
-        log(`latency: ${mix.path}, ${shape.label} ...`);
-        latencies.push(await latency(service.port, mix, shape, references.get(mix)!));
-      }
+    for (const mix of MIXES) {
+      log(`latency: ${mix.path}, every request shape in turn ...`);
+      latencies.push(...(await interleavedLatencies(service.port, mix, references.get(mix)!)));
+    }
     process.stdout.write(`${latencyReport(latencies).join('\n')}\n`);
     const throughputs: ThroughputRow[] = [];
     for (const mix of MIXES)
