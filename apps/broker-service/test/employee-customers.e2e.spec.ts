@@ -344,6 +344,11 @@ describe('employee service: customers, addresses, contacts, records, details, en
         Standard: true,
       });
       expect((await list()).map((entry) => entry.Standard)).toEqual([true, false]);
+      // Absent or null: left as it is.
+      const unchanged = await service
+        .call('put', `${contacts}/${first.body.Id}`, { body: { Value: null, Standard: null } })
+        .expect(200);
+      expect(unchanged.body).toMatchObject({ Value: '0221 99', Standard: true });
 
       await service.call('delete', `${contacts}/${first.body.Id}`).expect(204);
       expect(await list()).toEqual([expect.objectContaining({ Id: second.body.Id, Standard: true })]);

@@ -484,6 +484,7 @@ describe('employee service: searchKunden', () => {
       ]);
       expect(await found('Müller', { body: { mail: 'hans.mueller@beispiel.de', id: c.petra } })).toEqual([]);
       expect(await found('Müller', { body: {} })).toEqual(await found('Müller'));
+      expect(await found('Müller', { body: { mail: null, id: null } })).toEqual(await found('Müller'));
       expect(await found('Hans Müller', { body: { mail: 'hans.mueller@beispiel.de' } })).toEqual([c.hans]);
       expect(await found('Hans Müller', { body: { id: c.petra } })).toEqual([]);
       const filtered = await search('q=M%C3%BCller', { body: { mail: 'nobody@example.com' } }).expect(200);

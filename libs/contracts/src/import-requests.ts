@@ -44,5 +44,6 @@ export class ListImportsQuery {
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   offset: number = 0;
 }

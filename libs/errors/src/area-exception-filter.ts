@@ -48,6 +48,7 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   'entity.too.large': TOO_LARGE,
   'encoding.unsupported': 'The request body has an unsupported content encoding',
   'charset.unsupported': 'The request body has an unsupported charset',
+  'entity.encoding.invalid': 'The request body is not valid UTF-8',
   FST_ERR_CTP_INVALID_JSON_BODY: NOT_JSON,
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but its Content-Type says JSON',
   FST_ERR_CTP_BODY_TOO_LARGE: TOO_LARGE,

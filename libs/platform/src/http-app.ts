@@ -1,5 +1,8 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import express from 'express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
@@ -49,6 +52,26 @@ export async function createHttpApp(
   return app;
 }
 
+/**
+ * JSON is UTF-8: a body with other bytes is a 400, not text with replacement characters stored as sent. The error
+ * carries what both body-parser and Fastify pass on (status, type) and the exception filter names.
+ */
+function invalidUtf8(body: Buffer): Error | undefined {
+  if (isUtf8(body)) return undefined;
+  return Object.assign(new Error('The request body is not valid UTF-8'), {
+    status: 400,
+    statusCode: 400,
+    expose: true,
+    type: 'entity.encoding.invalid',
+  });
+}
+
+/** body-parser's `verify` hook. */
+function refuseInvalidUtf8(_request: IncomingMessage, _response: unknown, body: Buffer): void {
+  const error = invalidUtf8(body);
+  if (error) throw error;
+}
+
 async function createExpressApp(rootModule: object, settings: HttpAppSettings): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(rootModule, {
     bufferLogs: true,
@@ -56,7 +79,10 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
   });
   // First, so that requests the body parser refuses (400, 413) are counted too.
   instrumentHttpApp(app, 'express');
-  app.useBodyParser('json', { limit: settings.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES });
+  // Not useBodyParser: it takes no `verify`.
+  app.use(
+    express.json({ limit: settings.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES, verify: refuseInvalidUtf8 }),
+  );
   app.disable('x-powered-by');
   app.set('etag', false);
   return app;
@@ -75,6 +101,20 @@ async function createFastifyApp(rootModule: object, settings: HttpAppSettings): 
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, { bufferLogs: true });
   instrumentHttpApp(app, 'fastify');
+  const fastify = adapter.getInstance();
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  // Registered before init, so Nest does not add its own JSON parser.
+  adapter.useBodyParser(
+    'application/json',
+    false,
+    { bodyLimit: fastify.initialConfig.bodyLimit },
+    (request, body, done) => {
+      const error = invalidUtf8(body);
+      // Fastify's own JSON parser (empty body, proto poisoning, syntax errors); it reads a Buffer as well.
+      if (error) done(error, undefined);
+      else void parseJson(request, body as unknown as string, done);
+    },
+  );
   return app;
 }
 

@@ -1,7 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
 import type { DatabaseSettings } from '@broker/db';
-import { AreaExceptionFilter, type ClientFaultRenderer, createValidationPipe } from '@broker/errors';
+import {
+  AreaExceptionFilter,
+  type ClientFaultRenderer,
+  createValidationPipe,
+  NulFreePathGuard,
+} from '@broker/errors';
 import { ConnectionDrainer } from './connection-drainer.js';
 import { databaseModule } from './database.js';
 import { HealthModule } from './health/health.module.js';
@@ -22,7 +27,7 @@ export interface PlatformSettings {
 
 /**
  * What every process is built on: JSON logging with request ids, the database, the health endpoints,
- * Prometheus metrics, the area's error mapping and the validation pipe. Tests that import an app module get
+ * Prometheus metrics, the area's error mapping, the validation pipe and the NUL check of path parameters. Tests that import an app module get
  * all of it.
  */
 @Module({})
@@ -46,6 +51,7 @@ export class PlatformModule {
           useFactory: (host: HttpAdapterHost) => new AreaExceptionFilter(settings.errorBody, host),
           inject: [HttpAdapterHost],
         },
+        { provide: APP_GUARD, useClass: NulFreePathGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         ConnectionDrainer,
       ],

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { DomainError, ErrorCode } from '@broker/errors';
@@ -23,7 +23,8 @@ export class ProbeBody {
 
 /**
  * Routes that fail on purpose, mounted next to an app's real modules to prove its error mapping:
- * a domain error, a validation error, and a server fault whose message must never reach the client.
+ * a domain error, a validation error, a path parameter, and a server fault whose message must never reach the
+ * client.
  */
 @Controller('__probe')
 export class ErrorProbeController {
@@ -37,6 +38,11 @@ export class ErrorProbeController {
   @Post('validate')
   validate(@Body() body: ProbeBody): ProbeBody {
     return body;
+  }
+
+  @Get('echo/:value')
+  echo(@Param('value') value: string): { value: string } {
+    return { value };
   }
 
   @Get('fault')

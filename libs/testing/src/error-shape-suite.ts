@@ -73,6 +73,41 @@ export function describeErrorShapes(settings: ErrorShapeSuiteSettings): void {
     );
   });
 
+  it('refuses a NUL character in a path parameter before any guard looks it up', async () => {
+    const response = await request(server()).get('/__probe/echo/a%00b').expect(400);
+    expect(response.body).toEqual(
+      expectedClientError(shape, 400, 'ValidationFailed', ['value must not contain NUL characters']),
+    );
+    await request(server()).get('/__probe/echo/a%20b').expect(200, { value: 'a b' });
+  });
+
+  it('refuses JSON nested too deeply with a 400, not a stack overflow', async () => {
+    const depth = 3_000;
+    const response = await request(server())
+      .post('/__probe/validate')
+      .set('Content-Type', 'application/json')
+      .send(`{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`)
+      .expect(400);
+    expect(response.body).toEqual(
+      expectedClientError(shape, 400, 'ValidationFailed', [
+        'The request body is nested more than 32 levels deep',
+      ]),
+    );
+  });
+
+  it('refuses a JSON body that is not UTF-8', async () => {
+    const response = await request(server())
+      .post('/__probe/validate')
+      .set('Content-Type', 'application/json')
+      // The bytes as they are (superagent would send JSON of a Buffer; it passes a Buffer through unchanged).
+      .serialize((bytes: Buffer) => bytes as unknown as string)
+      .send(Buffer.from('{"name":"M\xfcller"}', 'latin1'))
+      .expect(400);
+    expect(response.body).toEqual(
+      expectedClientError(shape, 400, 'MalformedRequest', ['The request body is not valid UTF-8']),
+    );
+  });
+
   it('answers an unknown route with a 404 in the area shape', async () => {
     const response = await request(server()).delete('/no/such/route').expect(404);
     expect(response.body).toEqual(

@@ -77,11 +77,11 @@ export class KontaktdatensatzUpdate {
   @IsString()
   @IsNotEmpty()
   @MaxLength(VALUE_MAX)
-  Value?: string;
+  Value?: string | null;
 
   @IsOptional()
   @IsBoolean()
-  Standard?: boolean;
+  Standard?: boolean | null;
 }
 
 export class KundennotizKompakt {

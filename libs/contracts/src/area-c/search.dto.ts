@@ -89,13 +89,13 @@ export class SearchQuery {
   @IsString()
   @IsNotEmpty()
   @MaxLength(254)
-  mail?: string;
+  mail?: string | null;
 
   /** Only the customer with this id. */
   @IsOptional()
   @IsString()
   @Matches(/^[1-9][0-9]{0,17}$/, { message: 'id must be a customer id (a positive whole number)' })
-  id?: string;
+  id?: string | null;
 }
 
 /** KundenSuchErgebnisPerson: the fields of the customer's person type only. */

@@ -44,7 +44,10 @@ export class ContactService {
     });
   }
 
-  /** Only Value and Standard are taken into account (spec); Standard: false on the only entry of a kind keeps it. */
+  /**
+   * Only Value and Standard are taken into account (spec), each left as it is when absent or null; Standard: false
+   * on the only entry of a kind keeps it.
+   */
   async set(
     scope: EmployeeScope,
     customerId: string,
@@ -54,7 +57,7 @@ export class ContactService {
     return this.db.transaction(async (tx) => {
       await assertVisibleCustomer(tx, scope, customerId, true);
       const stored = await this.existing(tx, customerId, contactId);
-      if (input.Value !== undefined) checkContactValue(stored.type, input.Value, 'Value');
+      if (input.Value != null) checkContactValue(stored.type, input.Value, 'Value');
       await this.contacts.update(tx, customerId, {
         ...stored,
         value: input.Value?.trim() ?? stored.value,

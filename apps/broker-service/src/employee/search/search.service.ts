@@ -33,7 +33,8 @@ export class SearchService {
       this.db.manager,
       scope,
       terms,
-      { mail: filters.mail, id: filters.id },
+      // A filter given as null is no filter.
+      { mail: filters.mail ?? undefined, id: filters.id ?? undefined },
       { from: params.from, size: params.size },
     );
     return { total, hits: hits.map((hit) => searchResult(scope, hit)) };
