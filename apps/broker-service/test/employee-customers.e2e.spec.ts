@@ -117,6 +117,14 @@ describe('employee service: customers, addresses, contacts, records, details, en
         { Person: { Typ: 'natuerlich', Nachname: 'X', Geburtsdatum: '31.02.1980' } },
         'Person.Geburtsdatum "31.02.1980" is not a date',
       ],
+      [
+        { Person: { Typ: 'natuerlich', Nachname: 'X', Geburtsdatum: '9999-12-31' } },
+        'Person.Geburtsdatum "9999-12-31" is in the future',
+      ],
+      [
+        { Person: { Typ: 'juristisch', Firma: 'Y GmbH', Gruendungsdatum: '2999-01-01T00:00:00+14:00' } },
+        'Person.Gruendungsdatum "2999-01-01T00:00:00+14:00" is in the future',
+      ],
       [{ Person: { Typ: 'roboter', Nachname: 'X' } }, 'Person.Typ must be one of the following values'],
       [{}, 'Person'],
       [

@@ -1,6 +1,6 @@
 import { DateParseError } from './errors.js';
 import { formatDateTime } from './format.js';
-import { parseDate, parseDateTime } from './parse.js';
+import { parseDate, parseDateTime, todayIn } from './parse.js';
 
 /** The instant as ISO 8601 UTC with milliseconds, which shows every difference. */
 function iso(date: Date): string {
@@ -360,5 +360,15 @@ describe('parseDate', () => {
 
   it('throws a RangeError for an unknown zone', () => {
     expect(() => parseDate('2024-03-31', 'Nowhere/Special')).toThrow(RangeError);
+  });
+});
+
+describe('todayIn', () => {
+  it('is the calendar date in the zone, which may be a day ahead of or behind UTC', () => {
+    const lateUtc = new Date('2026-11-22T23:30:00Z');
+    expect(todayIn('Europe/Berlin', lateUtc)).toBe('2026-11-23');
+    expect(todayIn('America/New_York', lateUtc)).toBe('2026-11-22');
+    expect(todayIn('Pacific/Kiritimati', new Date('2026-11-22T10:30:00Z'))).toBe('2026-11-23');
+    expect(todayIn(undefined, new Date('2026-06-30T22:00:00Z'))).toBe('2026-07-01');
   });
 });

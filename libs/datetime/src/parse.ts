@@ -68,6 +68,11 @@ export function parseDate(text: string, zone: string = SERVICE_ZONE): string {
   return dateText(local);
 }
 
+/** Today's calendar date in `zone`, as `YYYY-MM-DD` (comparable with `parseDate`'s results as text). */
+export function todayIn(zone: string = SERVICE_ZONE, now = new Date()): string {
+  return dateText(localIn(now.getTime(), ianaZone(zone)));
+}
+
 // RFC 3339 (the strict profile of ISO 8601) with offset, or exactly the DateTime output form.
 const TIMESTAMP_HEADER =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2}))?$/;

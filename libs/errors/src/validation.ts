@@ -29,17 +29,33 @@ function withPath(path: string, property: string, text: string): string {
 /** How deep a request's JSON may nest: far beyond any DTO, and well within what recursive checks can walk. */
 export const MAX_JSON_DEPTH = 32;
 
+/** A UTF-16 surrogate without its partner: not a character, so text holding one cannot be stored as sent. */
+const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
+
+/** Why a string cannot be stored as text (PostgreSQL refuses NUL; an unpaired surrogate would be replaced). */
+function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (UNPAIRED_SURROGATE.test(text)) return 'must not contain unpaired surrogates (it is not Unicode text)';
+  return undefined;
+}
+
+/** Whether `text` can be stored as sent: what the validation pipe checks of every string. */
+export function isStorableText(text: string): boolean {
+  return textProblem(text) === undefined;
+}
+
 /**
- * Where in a JSON value a string holds a NUL character, which PostgreSQL cannot store in text (the first in
- * document order). A value nested deeper than MAX_JSON_DEPTH is refused here, before class-transformer's
- * recursion would overflow the stack on it.
+ * The first string in a JSON value (in document order) that cannot be stored as text, as a message naming its
+ * path. A value nested deeper than MAX_JSON_DEPTH is refused here, before class-transformer's recursion would
+ * overflow the stack on it.
  */
-function pathOfNul(value: unknown, root: string): string | undefined {
+function unstorableText(value: unknown, root: string): string | undefined {
   const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: root, depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { value: current, path, depth } = next;
     if (typeof current === 'string') {
-      if (current.includes('\u0000')) return path || 'value';
+      const problem = textProblem(current);
+      if (problem) return `${path || 'value'} ${problem}`;
     } else if (current !== null && typeof current === 'object') {
       if (depth === MAX_JSON_DEPTH)
         throw DomainError.validation([
@@ -57,27 +73,27 @@ function pathOfNul(value: unknown, root: string): string | undefined {
 }
 
 /**
- * Whitelisted DTOs, every failing field named, a 400 domain error; strings with NUL characters are refused
- * before they reach a DTO (they would fail in the database instead).
+ * Whitelisted DTOs, every failing field named, a 400 domain error; strings that cannot be stored as text are
+ * refused before they reach a DTO (they would fail in the database instead).
  */
 class AreaValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const nul = pathOfNul(value, metadata.type === 'body' ? '' : (metadata.data ?? ''));
-    if (nul) throw DomainError.validation([`${nul} must not contain NUL characters`]);
+    const problem = unstorableText(value, metadata.type === 'body' ? '' : (metadata.data ?? ''));
+    if (problem) throw DomainError.validation([problem]);
     return super.transform(value, metadata);
   }
 }
 
 /**
- * Refuses a path parameter with a NUL character before any guard looks it up (a guard runs before the pipe;
- * PostgreSQL would fail on the NUL). Global: every route's `{tenant}`, `{ma}`, ids and the like.
+ * Refuses a path parameter that cannot be stored as text (a NUL, an unpaired surrogate) before any guard looks
+ * it up (a guard runs before the pipe; PostgreSQL would fail on the NUL). Global: every route's `{tenant}`, `{ma}`, ids and the like.
  */
 @Injectable()
 export class NulFreePathGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const { params } = context.switchToHttp().getRequest<{ params?: Record<string, unknown> }>();
-    const nul = pathOfNul(params ?? {}, '');
-    if (nul) throw DomainError.validation([`${nul} must not contain NUL characters`]);
+    const problem = unstorableText(params ?? {}, '');
+    if (problem) throw DomainError.validation([problem]);
     return true;
   }
 }

@@ -95,6 +95,19 @@ export function describeErrorShapes(settings: ErrorShapeSuiteSettings): void {
     );
   });
 
+  it('refuses text that is not Unicode (an unpaired surrogate) rather than storing a replacement character', async () => {
+    const response = await request(server())
+      .post('/__probe/validate')
+      .set('Content-Type', 'application/json')
+      .send('{"name":"M\\ud800ller"}')
+      .expect(400);
+    expect(response.body).toEqual(
+      expectedClientError(shape, 400, 'ValidationFailed', [
+        'name must not contain unpaired surrogates (it is not Unicode text)',
+      ]),
+    );
+  });
+
   it('refuses a JSON body that is not UTF-8', async () => {
     const response = await request(server())
       .post('/__probe/validate')

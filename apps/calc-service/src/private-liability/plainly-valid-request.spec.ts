@@ -75,6 +75,8 @@ const REPLACEMENTS: unknown[] = [
   'x',
   '482803200',
   'a\u0000b',
+  'a\ud800b',
+  '\udc00',
   'x'.repeat(200),
   'x'.repeat(201),
   '😀'.repeat(100),

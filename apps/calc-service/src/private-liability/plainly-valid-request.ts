@@ -7,6 +7,7 @@ import {
   SEXES,
   type SubjectMatterRequest,
 } from '@broker/contracts';
+import { isStorableText } from '@broker/errors';
 import { isCivilServiceOccupation, normalisePaymentMode } from '@broker/tariff-engine';
 
 /*
@@ -54,11 +55,10 @@ function isOptionalBoolean(value: unknown): boolean {
   return isAbsent(value) || typeof value === 'boolean';
 }
 
-/** Optional text: no NUL characters (the pipe refuses them before the DTO) and at most 200 UTF-16 units. */
+/** Optional text: storable (the pipe checks that before the DTO) and at most 200 UTF-16 units. */
 function isOptionalText(value: unknown): boolean {
   return (
-    isAbsent(value) ||
-    (typeof value === 'string' && value.length <= MAX_TEXT_LENGTH && !value.includes('\u0000'))
+    isAbsent(value) || (typeof value === 'string' && value.length <= MAX_TEXT_LENGTH && isStorableText(value))
   );
 }
 

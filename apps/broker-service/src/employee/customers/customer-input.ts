@@ -1,5 +1,5 @@
 import { type KundeInput, type KundePersonInput, type PersonType } from '@broker/contracts';
-import { DateParseError, parseDate } from '@broker/datetime';
+import { DateParseError, parseDate, todayIn } from '@broker/datetime';
 import { DomainError } from '@broker/errors';
 import { updatedText } from '../input-text.js';
 import type { CustomerFields } from './customer.repository.js';
@@ -9,20 +9,25 @@ const LEGAL_ONLY = ['Firma', 'Ansprechpartner', 'Gruendungsdatum', 'Branche'] as
 
 const text = updatedText;
 
+/** A date field as sent, applied to the stored value; `past`: a date of birth or founding, not after today. */
 function date(
   field: string,
   given: string | null | undefined,
   stored: string | null,
   zone: string | undefined,
+  past = false,
 ) {
   const value = text(given, stored);
   if (value === null || given === undefined) return value;
+  let parsed: string;
   try {
-    return parseDate(value, zone);
+    parsed = parseDate(value, zone);
   } catch (error) {
     if (error instanceof DateParseError) throw DomainError.validation([`${field} "${given}" is not a date`]);
     throw error;
   }
+  if (past && parsed > todayIn(zone)) throw DomainError.validation([`${field} "${given}" is in the future`]);
+  return parsed;
 }
 
 /** The person fields that do not belong to the person type are refused rather than silently dropped. */
@@ -99,14 +104,16 @@ function completed(
     title: natural ? text(person.Titel, stored.title) : null,
     firstName: natural ? text(person.Vorname, stored.firstName) : null,
     lastName: natural ? text(person.Nachname, stored.lastName) : null,
-    birthDate: natural ? date('Person.Geburtsdatum', person.Geburtsdatum, stored.birthDate, zone) : null,
+    birthDate: natural
+      ? date('Person.Geburtsdatum', person.Geburtsdatum, stored.birthDate, zone, true)
+      : null,
     occupation: natural ? text(person.Beruf, stored.occupation) : null,
     specialty: natural ? text(person.Fachrichtung, stored.specialty) : null,
     companyName: natural ? null : text(person.Firma, stored.companyName),
     contactPerson: natural ? null : text(person.Ansprechpartner, stored.contactPerson),
     foundingDate: natural
       ? null
-      : date('Person.Gruendungsdatum', person.Gruendungsdatum, stored.foundingDate, zone),
+      : date('Person.Gruendungsdatum', person.Gruendungsdatum, stored.foundingDate, zone, true),
     industry: natural ? null : text(person.Branche, stored.industry),
     notifyUserName: (notify?.Passwort || notify?.Benutzername) ?? stored.notifyUserName,
     notifyPasswordLink: (notify?.Passwort || notify?.PasswortLink) ?? stored.notifyPasswordLink,
