@@ -62,13 +62,20 @@ export function describeErrorShapes(settings: ErrorShapeSuiteSettings): void {
     if (shape === 'api') expect(response.body).toMatchObject({ name: 'ValidationFailed', status: 400 });
   });
 
+  /** A body sent to the probe's DTO route as raw bytes with a JSON content type; the answer must be a 400. */
+  const refusedJson = async (body: string | Buffer) =>
+    (
+      await request(server())
+        .post('/__probe/validate')
+        .set('Content-Type', 'application/json')
+        // As it is: superagent would send a Buffer as JSON of its bytes, and passes what this returns unchanged.
+        .serialize((raw: string | Buffer) => raw as string)
+        .send(body)
+        .expect(400)
+    ).body as unknown;
+
   it('answers malformed JSON with a 400 in the area shape', async () => {
-    const response = await request(server())
-      .post('/__probe/validate')
-      .set('Content-Type', 'application/json')
-      .send('{"birthdate": ')
-      .expect(400);
-    expect(response.body).toEqual(
+    expect(await refusedJson('{"birthdate": ')).toEqual(
       expectedClientError(shape, 400, 'MalformedRequest', ['The request body is not valid JSON']),
     );
   });
@@ -83,12 +90,7 @@ export function describeErrorShapes(settings: ErrorShapeSuiteSettings): void {
 
   it('refuses JSON nested too deeply with a 400, not a stack overflow', async () => {
     const depth = 3_000;
-    const response = await request(server())
-      .post('/__probe/validate')
-      .set('Content-Type', 'application/json')
-      .send(`{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`)
-      .expect(400);
-    expect(response.body).toEqual(
+    expect(await refusedJson(`{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`)).toEqual(
       expectedClientError(shape, 400, 'ValidationFailed', [
         'The request body is nested more than 32 levels deep',
       ]),
@@ -96,12 +98,7 @@ export function describeErrorShapes(settings: ErrorShapeSuiteSettings): void {
   });
 
   it('refuses text that is not Unicode (an unpaired surrogate) rather than storing a replacement character', async () => {
-    const response = await request(server())
-      .post('/__probe/validate')
-      .set('Content-Type', 'application/json')
-      .send('{"name":"M\\ud800ller"}')
-      .expect(400);
-    expect(response.body).toEqual(
+    expect(await refusedJson('{"name":"M\\ud800ller"}')).toEqual(
       expectedClientError(shape, 400, 'ValidationFailed', [
         'name must not contain unpaired surrogates (it is not Unicode text)',
       ]),
@@ -109,14 +106,7 @@ export function describeErrorShapes(settings: ErrorShapeSuiteSettings): void {
   });
 
   it('refuses a JSON body that is not UTF-8', async () => {
-    const response = await request(server())
-      .post('/__probe/validate')
-      .set('Content-Type', 'application/json')
-      // The bytes as they are (superagent would send JSON of a Buffer; it passes a Buffer through unchanged).
-      .serialize((bytes: Buffer) => bytes as unknown as string)
-      .send(Buffer.from('{"name":"M\xfcller"}', 'latin1'))
-      .expect(400);
-    expect(response.body).toEqual(
+    expect(await refusedJson(Buffer.from('{"name":"M\xfcller"}', 'latin1'))).toEqual(
       expectedClientError(shape, 400, 'MalformedRequest', ['The request body is not valid UTF-8']),
     );
   });
