@@ -160,14 +160,19 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       expect(response.body.message).toBe('Unknown companies: 4711');
     });
 
-    it('400 naming an unknown form field', async () => {
+    it.each([
+      ['colour', 'colour'],
+      ['__proto__[x]', '__proto__'],
+      ['constructor[x]', 'constructor'],
+      ['hasOwnProperty', 'hasOwnProperty'],
+    ])('400 naming the unknown form field %s', async (field, name) => {
       const response = await request(server())
         .post('/api/v1/import')
         .set('Authorization', await bearer())
-        .field('colour', 'blue')
+        .field(field, '1')
         .attach('file', CSV_FILE, 'kunden.csv')
         .expect(400);
-      expect(response.body.message).toBe('property colour should not exist');
+      expect(response.body.message).toBe(`property ${name} should not exist`);
     });
 
     it('403 for a blocked sub-broker', async () => {
@@ -299,7 +304,14 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
         .set('Authorization', await bearer())
         .expect(200);
       expect((page.body as { process_id: string }[]).map((p) => p.process_id)).toEqual([gdvProcess]);
-      for (const query of ['limit=0', 'limit=1001', 'offset=-1', 'limit=abc']) {
+      for (const query of [
+        'limit=0',
+        'limit=1001',
+        'offset=-1',
+        'limit=abc',
+        'offset=9223372036854775807',
+        'offset=1e308',
+      ]) {
         const refused = await request(server())
           .get(`/api/v1/list?${query}`)
           .set('Authorization', await bearer());

@@ -520,6 +520,162 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     });
   });
 
+  it('fails a CSV file whose header holds a NUL character past the upload check, quoting it storably', async () => {
+    const id = await recordWithoutEnqueueing(
+      Buffer.from(
+        `kundennummer;vu_nummer;sparte;vertragsnummer;${'x'.repeat(5_000)}\u0000\n1;9999;040;A;B\n`,
+      ),
+    );
+    await statusReaches(id, 'failed');
+    expect((await processState(id)).failure_reason).toBe(`Unknown columns: ${'x'.repeat(5_000)}\ufffd`);
+  });
+
+  it('fails a CSV file with a column named twice, naming it', async () => {
+    const id = await recordWithoutEnqueueing(
+      Buffer.from('kundennummer;KUNDENNUMMER;vu_nummer;sparte;vertragsnummer;nachname\n1;2;9999;040;A;B\n'),
+    );
+    await statusReaches(id, 'failed');
+    expect((await processState(id)).failure_reason).toBe('Columns named more than once: kundennummer');
+  });
+
+  const issuesOf = async (id: string) =>
+    ((await report(id)).body as { issues: { stage: string; line: number; message: string }[] }).issues.map(
+      ({ stage, line, message }) => ({ stage, line, message }),
+    );
+
+  it('rejects a CSV row holding a NUL character as bad data, at once, and imports the other rows', async () => {
+    const id = await recordWithoutEnqueueing(
+      Buffer.from(
+        'kundennummer;vu_nummer;sparte;vertragsnummer;nachname\n9201;9999;040;PR-201;Gut\n9202;9999;040;PR-202;N\u0000ul\n',
+      ),
+    );
+    await statusReaches(id, 'processed');
+    expect(await issuesOf(id)).toEqual([
+      { stage: 'imported', line: 3, message: 'nachname contains a NUL character (byte 0x00)' },
+    ]);
+    expect((await inventoryOf('V1000', 'csv:920%')).contracts).toEqual([
+      { policy_number: 'PR-201', vu_number: '9999', line_of_business: '040', net_premium_cents: null },
+    ]);
+  });
+
+  it('rejects a GDV record holding a NUL byte and a line of every byte value as bad data, importing the rest', async () => {
+    const gdv = await gdvFile(async (writer) => {
+      await writer.writeCustomer(gdvCustomer({ policyNumber: 'PH-NUL-A', insurerCustomerNumber: 'N1' }));
+      await writer.writeContract(gdvContract({ policyNumber: 'PH-NUL-A', insurerCustomerNumber: 'N1' }));
+      await writer.writeCustomer(
+        gdvCustomer({ policyNumber: 'PH-NUL-B', name1: 'Nullmann', insurerCustomerNumber: 'N2' }),
+      );
+      await writer.writeContract(gdvContract({ policyNumber: 'PH-NUL-B', insurerCustomerNumber: 'N2' }));
+    });
+    const nul = gdv.indexOf('Nullmann') + 2;
+    gdv[nul] = 0;
+    const lineOf = (offset: number) => gdv.subarray(0, offset).toString('latin1').split('\n').length;
+    const everyByte = Buffer.from(Array.from({ length: 256 }, (_, byte) => byte));
+    const id = await recordWithoutEnqueueing(Buffer.concat([gdv, everyByte]), {
+      fileType: 'GDV',
+      vuNumbers: ['9999'],
+    });
+    await statusReaches(id, 'processed');
+    const everyByteLine = lineOf(gdv.length);
+    expect(await issuesOf(id)).toEqual([
+      {
+        stage: 'imported',
+        line: everyByteLine + 1,
+        message: expect.stringMatching(/^the file mixes encodings: /),
+      },
+      {
+        stage: 'imported',
+        line: lineOf(nul),
+        message:
+          'The customer record holds a NUL character (byte 0x00), which cannot be stored; it is not imported',
+      },
+      {
+        stage: 'imported',
+        line: everyByteLine,
+        message: 'line starts with "\ufffd\u0001\u0002\u0003", not a 4-digit Satzart',
+      },
+      {
+        stage: 'imported',
+        line: everyByteLine + 1,
+        message: 'line starts with "\u000b\u000c\r\u000e", not a 4-digit Satzart',
+      },
+      {
+        stage: 'validated',
+        line: expect.any(Number),
+        message: 'Contract PH-NUL-B names a customer that the file does not contain',
+      },
+    ]);
+    expect(
+      (await inventoryOf('V1000', 'kunde:9999:N%')).contracts.map(
+        (row: { policy_number: string }) => row.policy_number,
+      ),
+    ).toEqual(['PH-NUL-A']);
+  });
+
+  it('fails a CSV file none of whose rows can be read, keeping why each row was rejected', async () => {
+    const id = await recordWithoutEnqueueing(
+      Buffer.from(
+        'kundennummer;vu_nummer;sparte;vertragsnummer;nachname;geburtsdatum\n' +
+          '1;9999;040;A-1;Muster;30.02.2026\n' +
+          '2;9999;040;A-2;Muster;;extra\n' +
+          '3;9999;040;A-3;Muster\n' +
+          '4;9999;040;A-4;"Muster;\n',
+      ),
+    );
+    await statusReaches(id, 'failed');
+    expect((await processState(id)).failure_reason).toBe(
+      'The file contains no customers or contracts that could be read (4 rejected; the report says why)',
+    );
+    expect(await issuesOf(id)).toEqual([
+      { stage: 'imported', line: 2, message: 'geburtsdatum "30.02.2026" is not a calendar date' },
+      { stage: 'imported', line: 3, message: 'Invalid Record Length: columns length is 6, got 7' },
+      { stage: 'imported', line: 4, message: 'Invalid Record Length: columns length is 6, got 5' },
+      { stage: 'imported', line: 5, message: expect.stringMatching(/^Quote Not Closed: /) },
+    ]);
+  });
+
+  it('fails a CSV file at a record too long to read on, keeping the issues found before it', async () => {
+    const id = await recordWithoutEnqueueing(
+      Buffer.from(
+        'kundennummer;vu_nummer;sparte;vertragsnummer;nachname;geburtsdatum\n' +
+          '1;9999;040;A-1;Muster;30.02.2026\n' +
+          `2;9999;040;A-2;${'x'.repeat(100_000)};\n` +
+          '3;9999;040;A-3;Muster;\n',
+      ),
+    );
+    await statusReaches(id, 'failed');
+    expect((await processState(id)).failure_reason).toBe(
+      'Line 3 holds a record longer than 65536 bytes (an unterminated quote?); the file cannot be read past it',
+    );
+    expect(await issuesOf(id)).toEqual([
+      { stage: 'imported', line: 2, message: 'geburtsdatum "30.02.2026" is not a calendar date' },
+    ]);
+  });
+
+  it('fails a CSV file none of whose contracts passes validation, keeping the reason of each', async () => {
+    const id = await recordWithoutEnqueueing(
+      Buffer.from(
+        'kundennummer;vu_nummer;sparte;vertragsnummer;nachname\n1;4711;040;U-1;A\n2;4711;040;U-2;B\n',
+      ),
+    );
+    await statusReaches(id, 'failed');
+    expect((await processState(id)).failure_reason).toBe(
+      'No contract of the file passed validation (2 rejected; the first: Contract U-1 is of insurer 4711, which is not a known company)',
+    );
+    expect(await issuesOf(id)).toEqual([
+      {
+        stage: 'validated',
+        line: 2,
+        message: 'Contract U-1 is of insurer 4711, which is not a known company',
+      },
+      {
+        stage: 'validated',
+        line: 3,
+        message: 'Contract U-2 is of insurer 4711, which is not a known company',
+      },
+    ]);
+  });
+
   it("reports each stage's duration and outcome, failures and the queue depth at the worker's /metrics", async () => {
     const response = await request(worker.getHttpServer() as App)
       .get('/metrics')

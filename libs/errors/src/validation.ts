@@ -29,14 +29,19 @@ function withPath(path: string, property: string, text: string): string {
 /** How deep a request's JSON may nest: far beyond any DTO, and well within what recursive checks can walk. */
 export const MAX_JSON_DEPTH = 32;
 
-/** A UTF-16 surrogate without its partner: not a character, so text holding one cannot be stored as sent. */
-const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
+/**
+ * A character text cannot hold when stored: NUL, which PostgreSQL refuses in text and jsonb, or a UTF-16
+ * surrogate without its partner, which is no character at all (it would be stored as U+FFFD, or refused).
+ */
+export const UNSTORABLE_CHARACTER = /\u0000|\p{Surrogate}/u;
 
-/** Why a string cannot be stored as text (PostgreSQL refuses NUL; an unpaired surrogate would be replaced). */
+/** Why a string cannot be stored as text. */
 function textProblem(text: string): string | undefined {
-  if (text.includes('\u0000')) return 'must not contain NUL characters';
-  if (UNPAIRED_SURROGATE.test(text)) return 'must not contain unpaired surrogates (it is not Unicode text)';
-  return undefined;
+  const found = UNSTORABLE_CHARACTER.exec(text)?.[0];
+  if (found === undefined) return undefined;
+  return found === '\u0000'
+    ? 'must not contain NUL characters'
+    : 'must not contain unpaired surrogates (it is not Unicode text)';
 }
 
 /** Whether `text` can be stored as sent: what the validation pipe checks of every string. */

@@ -6,13 +6,17 @@ import type { ImportedEntityEvent } from './imported-entities.js';
 const HEADER =
   'kundennummer;anrede;vorname;nachname;geburtsdatum;strasse;plz;ort;email;vu_nummer;sparte;vertragsnummer;status;beginn;zahlweise;nettobeitrag;bruttobeitrag';
 
-async function read(content: Buffer | string, chunkSize = 7): Promise<ImportedEntityEvent[]> {
+/** The events of reading `content` in chunks, collected into `events` (so they are there should it throw). */
+async function read(
+  content: Buffer | string,
+  chunkSize = 7,
+  events: ImportedEntityEvent[] = [],
+): Promise<ImportedEntityEvent[]> {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   const chunks: Buffer[] = [];
   for (let offset = 0; offset < bytes.length; offset += chunkSize) {
     chunks.push(bytes.subarray(offset, offset + chunkSize));
   }
-  const events: ImportedEntityEvent[] = [];
   for await (const event of readCsvImport(Readable.from(chunks))) events.push(event);
   return events;
 }
@@ -116,17 +120,46 @@ describe('readCsvImport', () => {
     ]);
   });
 
-  it('takes a two-letter country in any case and rejects a row naming the country otherwise', async () => {
+  it('takes an ISO 3166-1 alpha-2 country in any case and rejects a row naming the country otherwise', async () => {
     const events = await read(
       'kundennummer;nachname;land;vu_nummer;sparte;vertragsnummer\n' +
         '1;Muster;at;9999;040;X-1\n' +
-        '2;Muster;Deutschland;9999;040;X-2\n',
+        '2;Muster;Deutschland;9999;040;X-2\n' +
+        '3;Muster;XX;9999;040;X-3\n',
     );
     const customers = events.flatMap((event) => (event.kind === 'customer' ? [event.customer] : []));
     expect(customers.map((customer) => customer.address.country)).toEqual(['AT']);
     expect(events.filter((event) => event.kind === 'rejected')).toEqual([
       { kind: 'rejected', line: 3, message: 'land "Deutschland" is not an ISO 3166-1 alpha-2 code' },
+      { kind: 'rejected', line: 4, message: 'land "XX" is not an ISO 3166-1 alpha-2 code' },
     ]);
+  });
+
+  it('rejects a row holding a NUL character, naming the column, and imports the rest', async () => {
+    const events = await read(
+      'kundennummer;vu_nummer;sparte;vertragsnummer;nachname\n' +
+        '9201;9999;040;PR-201;Gut\n' +
+        '9202;9999;040;PR-202;N\u0000ul\n',
+    );
+    expect(events.map((event) => event.kind)).toEqual(['customer', 'contract', 'rejected']);
+    expect(events[2]).toEqual({
+      kind: 'rejected',
+      line: 3,
+      message: 'nachname contains a NUL character (byte 0x00)',
+    });
+  });
+
+  it('refuses the file at a record too long to read on, after the rows before it', async () => {
+    const file =
+      'kundennummer;vu_nummer;sparte;vertragsnummer;nachname\n1;9999;040;A-1;Muster\n' +
+      `2;9999;040;A-2;${'x'.repeat(100_000)}\n3;9999;040;A-3;Muster\n`;
+    const events: ImportedEntityEvent[] = [];
+    await expect(read(file, 1_000, events)).rejects.toThrow(
+      new CsvFormatError(
+        'Line 3 holds a record longer than 65536 bytes (an unterminated quote?); the file cannot be read past it',
+      ),
+    );
+    expect(events.map((event) => event.kind)).toEqual(['customer', 'contract']);
   });
 
   it('fails, instead of waiting forever, when the file cannot be read to its end', async () => {
@@ -149,6 +182,11 @@ describe('readCsvImport', () => {
       'a missing required column',
       'kundennummer;vu_nummer;sparte\n1;9999;040\n',
       'Missing required columns: vertragsnummer',
+    ],
+    [
+      'a column named twice (in any case)',
+      'kundennummer;vu_nummer;sparte;vertragsnummer;KUNDENNUMMER\n1;9999;040;A;2\n',
+      'Columns named more than once: kundennummer',
     ],
   ])('refuses the whole file for %s', async (_case, file, message) => {
     await expect(read(file)).rejects.toThrow(new CsvFormatError(message));

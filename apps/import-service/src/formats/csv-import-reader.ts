@@ -1,4 +1,5 @@
 import { pipeline, Readable } from 'node:stream';
+import { isISO31661Alpha2 } from 'class-validator';
 import { type CsvError, parse } from 'csv-parse';
 import { decodeBytes, DETECTION_PREFIX_BYTES, detectEncoding, type GdvEncoding } from '@broker/gdv';
 import {
@@ -54,10 +55,21 @@ function checkHeader(header: string[]): string[] {
   const columns = header.map((name) => name.trim().toLowerCase());
   const unknown = columns.filter((name) => !KNOWN.has(name));
   if (unknown.length > 0) throw new CsvFormatError(`Unknown columns: ${unknown.join(', ')}`);
+  const repeated = new Set(columns.filter((name, index) => columns.indexOf(name) !== index));
+  if (repeated.size > 0)
+    throw new CsvFormatError(`Columns named more than once: ${[...repeated].join(', ')}`);
   const missing = REQUIRED.filter((name) => !columns.includes(name));
   if (missing.length > 0) throw new CsvFormatError(`Missing required columns: ${missing.join(', ')}`);
   return columns;
 }
+
+/** A record's limit: memory stays bounded whatever the file holds. */
+const MAX_RECORD_BYTES = 64 * 1024;
+
+const recordTooLong = (line: number) =>
+  new CsvFormatError(
+    `Line ${line} holds a record longer than ${MAX_RECORD_BYTES} bytes (an unterminated quote?); the file cannot be read past it`,
+  );
 
 /** `;` or `,`, whichever the header row uses more (a tie means `;`, the German default). */
 function detectDelimiter(firstLine: string): ';' | ',' {
@@ -86,8 +98,7 @@ function customerOf(row: Row, line: number): ImportedCustomer {
   if (row.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(row.email))
     throw new CellError(`email "${row.email}" is not an e-mail address`);
   const country = (row.land || 'DE').toUpperCase();
-  if (!/^[A-Z]{2}$/.test(country))
-    throw new CellError(`land "${row.land}" is not an ISO 3166-1 alpha-2 code`);
+  if (!isISO31661Alpha2(country)) throw new CellError(`land "${row.land}" is not an ISO 3166-1 alpha-2 code`);
   return {
     key: `csv:${required(row, 'kundennummer')}`,
     personType,
@@ -220,23 +231,35 @@ export async function* readCsvImport(source: AsyncIterable<Uint8Array>): AsyncGe
       skip_empty_lines: true,
       info: true,
       skip_records_with_error: true,
-      max_record_size: 64 * 1024,
+      max_record_size: MAX_RECORD_BYTES,
     }),
     () => undefined,
   );
-  parser.on('skip', (error: CsvError & { lines?: number }) =>
-    skipped.push({ line: error.lines ?? 0, message: error.message.replace(/ on line \d+$/, '') }),
-  );
+  // csv-parse reads nothing after an oversized record (it skips the rest of the file chunk by chunk).
+  let tooLong: CsvFormatError | undefined;
+  parser.on('skip', (error: CsvError & { lines?: number }) => {
+    const line = error.lines ?? 0;
+    if (error.code === 'CSV_MAX_RECORD_SIZE') tooLong ??= recordTooLong(line);
+    else if (!tooLong) skipped.push({ line, message: error.message.replace(/ on line \d+$/, '') });
+  });
   for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>) {
     const line = startLine(record, info.lines);
     yield* rejectionsBefore(line);
     yield* rowEvents(record, line);
   }
   yield* rejectionsBefore(Number.POSITIVE_INFINITY);
+  if (tooLong) throw tooLong;
+}
+
+/** PostgreSQL stores no NUL character in text: a row holding one is faulty. */
+function checkNoNul(row: Row): void {
+  const column = (Object.keys(row) as Column[]).find((name) => row[name]?.includes('\u0000'));
+  if (column) throw new CellError(`${column} contains a NUL character (byte 0x00)`);
 }
 
 function rowEvents(row: Row, line: number): ImportedEntityEvent[] {
   try {
+    checkNoNul(row);
     const customer = customerOf(row, line);
     return [
       { kind: 'customer', customer },

@@ -23,6 +23,7 @@ import {
 } from '@broker/contracts';
 import { OAuthBearerGuard, principalOf } from '@broker/auth';
 import type { StoredUpload } from '../storage/upload-storage-engine.js';
+import { KnownFormFieldsInterceptor } from './known-form-fields.interceptor.js';
 import { RemoveUploadOnErrorInterceptor } from './remove-upload-on-error.interceptor.js';
 import { ImportService } from './import.service.js';
 
@@ -34,7 +35,7 @@ export class ImportController {
 
   @Post('import')
   @HttpCode(200)
-  @UseInterceptors(FileInterceptor('file'), RemoveUploadOnErrorInterceptor)
+  @UseInterceptors(FileInterceptor('file'), RemoveUploadOnErrorInterceptor, KnownFormFieldsInterceptor)
   @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {

@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ImportPipelineStatus } from '@broker/contracts';
 import type { ImportProcessRecord } from './import-process-state.repository.js';
-import type { StageHandler } from './stage-handler.js';
+import type { StageHandler, StageRejection } from './stage-handler.js';
 import { StagingRepository } from './staging.repository.js';
 
-/** A stage that works in SQL over the work tables: the whole stage is one transaction. */
+/**
+ * A stage that works in SQL over the work tables: the whole stage is one transaction. `runIn` returns (not
+ * throws) a rejection of the file, so the issues it recorded are committed and the failed process keeps them.
+ */
 @Injectable()
 export abstract class SqlStage implements StageHandler {
   abstract readonly from: ImportPipelineStatus;
@@ -16,8 +19,9 @@ export abstract class SqlStage implements StageHandler {
   ) {}
 
   async run(process: ImportProcessRecord): Promise<void> {
-    await this.db.transaction((tx) => this.runIn(tx, process.id));
+    const rejection = await this.db.transaction((tx) => this.runIn(tx, process.id));
+    if (rejection) throw rejection;
   }
 
-  protected abstract runIn(tx: EntityManager, processId: string): Promise<void>;
+  protected abstract runIn(tx: EntityManager, processId: string): Promise<StageRejection | void>;
 }

@@ -5,6 +5,7 @@ import { PipelineMetrics } from './pipeline-metrics.js';
 import { PipelineQueue } from './pipeline-queue.js';
 import { ImportProcessStateRepository } from './import-process-state.repository.js';
 import { STAGE_HANDLERS, type StageHandler, StageRejection } from './stage-handler.js';
+import { storableText } from './storable-text.js';
 
 /**
  * Runs one stage job: skips it when the process has already moved on (a repeated job is harmless),
@@ -60,9 +61,12 @@ export class StageRunner {
     });
   }
 
-  /** Bad data explains itself; a technical fault is named without internals, which stay in the log. */
+  /**
+   * Bad data explains itself (storable, though it may quote the file); a technical fault is named without
+   * internals, which stay in the log.
+   */
   private reasonOf(job: Job<StageJob>, error: Error): string {
-    if (error instanceof UnrecoverableError) return error.message;
+    if (error instanceof UnrecoverableError) return storableText(error.message);
     return `The import stopped in stage ${job.data.from} after repeated technical faults; please upload the file again or contact support`;
   }
 }

@@ -20,7 +20,7 @@ export interface Tally {
   firstReason: string | null;
 }
 
-/** The failure when nothing of a kind is left: it names an example, since the issues roll back with it. */
+/** The failure when nothing of a kind is left: it names an example, so the reason explains itself. */
 export function nothingAccepted(what: string, tally: Tally): StageRejection {
   const example = tally.firstReason ? ` (${tally.rejected} rejected; the first: ${tally.firstReason})` : '';
   return new StageRejection(`${what}${example}`);

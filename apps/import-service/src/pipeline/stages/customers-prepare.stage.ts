@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SqlStage } from '../sql-stage.js';
+import type { StageRejection } from '../stage-handler.js';
 import { nothingAccepted, type RejectionRule } from '../staging.repository.js';
 
 const ISSUE_STAGE = 'customersPrepared';
@@ -43,7 +44,7 @@ const RULES: RejectionRule[] = [
 export class CustomersPrepareStage extends SqlStage {
   readonly from = 'customersParsed';
 
-  protected async runIn(tx: EntityManager, processId: string): Promise<void> {
+  protected async runIn(tx: EntityManager, processId: string): Promise<StageRejection | void> {
     await this.staging.clearIssues(tx, processId, ISSUE_STAGE);
     await tx.query(
       `UPDATE "import".merged_customer
@@ -59,10 +60,10 @@ export class CustomersPrepareStage extends SqlStage {
     );
     for (const rule of RULES) await this.staging.reject(tx, 'merged_customer', processId, ISSUE_STAGE, rule);
     const tally = await this.staging.tally(tx, 'merged_customer', processId);
-    if (tally.accepted === 0) throw nothingAccepted('No customer of the file can be written', tally);
     await this.staging.recordCounts(tx, processId, {
       customersPrepared: tally.accepted,
       customersRejected: tally.rejected,
     });
+    if (tally.accepted === 0) return nothingAccepted('No customer of the file can be written', tally);
   }
 }

@@ -7,6 +7,7 @@ import { FILE_STORAGE, type FileStorage } from '../../storage/file-storage.js';
 import type { ImportProcessRecord } from '../import-process-state.repository.js';
 import { type StageHandler, StageRejection } from '../stage-handler.js';
 import { type StagingBatch, StagingRepository } from '../staging.repository.js';
+import { storableText, unstorableCharacterIn } from '../storable-text.js';
 
 const BATCH_SIZE = 5_000;
 
@@ -21,6 +22,27 @@ interface StageCounts {
 }
 
 const emptyBatch = (): StagingBatch => ({ customers: [], contracts: [], issues: [] });
+
+function nothingRead(counts: StageCounts): StageRejection {
+  const rejected =
+    counts.rejectedRecords > 0 ? ` (${counts.rejectedRecords} rejected; the report says why)` : '';
+  return new StageRejection(`The file contains no customers or contracts that could be read${rejected}`);
+}
+
+/**
+ * The event as it can be staged: a customer or contract holding text PostgreSQL cannot store is a rejected
+ * record (bad data, not a fault worth retrying); messages quoting such text are made storable.
+ */
+function storable(event: ImportedEntityEvent): ImportedEntityEvent {
+  if (event.kind === 'rejected' || event.kind === 'warning') {
+    return { ...event, message: storableText(event.message) };
+  }
+  const record = event.kind === 'customer' ? event.customer : event.contract;
+  const character = unstorableCharacterIn(record);
+  if (!character) return event;
+  const message = `The ${event.kind} record holds ${character}, which cannot be stored; it is not imported`;
+  return { kind: 'rejected', line: record.line, message };
+}
 
 /**
  * received → imported: the stored file is decoded record by record (GDV or CSV) into the staging tables, in
@@ -38,22 +60,26 @@ export class ImportStage implements StageHandler {
   ) {}
 
   async run(process: ImportProcessRecord): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    const rejection = await this.db.transaction(async (tx) => {
       await this.staging.clear(tx, process.id, ISSUE_STAGE);
-      const counts = await this.stage(tx, process);
-      if (counts.customersRead === 0 && counts.contractsRead === 0) {
-        throw new StageRejection('The file contains no customers or contracts that could be read');
-      }
+      const { counts, unreadable } = await this.stage(tx, process);
       await this.staging.recordCounts(tx, process.id, { ...counts });
       await this.staging.analyze(tx, 'staged_customer', 'staged_contract');
+      if (unreadable) return new StageRejection(unreadable);
+      return counts.customersRead === 0 && counts.contractsRead === 0 ? nothingRead(counts) : undefined;
     });
+    // Thrown only after the commit, so the failed process keeps the issues found up to its failure.
+    if (rejection) throw rejection;
   }
 
   /**
    * Batches are written while the next one is decoded (at most one write in flight), so decoding and
-   * PostgreSQL's ingest overlap.
+   * PostgreSQL's ingest overlap. A CSV file that cannot be read on ends the staging with the reason.
    */
-  private async stage(tx: EntityManager, process: ImportProcessRecord): Promise<StageCounts> {
+  private async stage(
+    tx: EntityManager,
+    process: ImportProcessRecord,
+  ): Promise<{ counts: StageCounts; unreadable?: string }> {
     const counts: StageCounts = { customersRead: 0, contractsRead: 0, rejectedRecords: 0, warnings: 0 };
     let batch = emptyBatch();
     let writing: Promise<void> = Promise.resolve();
@@ -63,16 +89,22 @@ export class ImportStage implements StageHandler {
       // Observed at the next await; a failure meanwhile must not count as unhandled.
       writing.catch(() => undefined);
     };
-    for await (const event of this.entitiesOf(process)) {
-      this.add(batch, event, counts);
-      if (batch.customers.length + batch.contracts.length + batch.issues.length >= BATCH_SIZE) {
-        await write(batch);
-        batch = emptyBatch();
+    let unreadable: string | undefined;
+    try {
+      for await (const event of this.entitiesOf(process)) {
+        this.add(batch, storable(event), counts);
+        if (batch.customers.length + batch.contracts.length + batch.issues.length >= BATCH_SIZE) {
+          await write(batch);
+          batch = emptyBatch();
+        }
       }
+    } catch (error) {
+      if (!(error instanceof CsvFormatError)) throw error;
+      unreadable = error.message;
     }
     await write(batch);
     await writing;
-    return counts;
+    return { counts, unreadable };
   }
 
   private add(batch: StagingBatch, event: ImportedEntityEvent, counts: StageCounts): void {
@@ -99,9 +131,6 @@ export class ImportStage implements StageHandler {
     const content = file as AsyncIterable<Uint8Array>;
     try {
       yield* process.fileType === 'GDV' ? readGdvImport(content) : readCsvImport(content);
-    } catch (error) {
-      if (error instanceof CsvFormatError) throw new StageRejection(error.message);
-      throw error;
     } finally {
       // A reader that stopped early (bad header, failed write) must not leave the file handle open.
       file.destroy();

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SqlStage } from '../sql-stage.js';
+import type { StageRejection } from '../stage-handler.js';
 import { nothingAccepted, type RejectionRule } from '../staging.repository.js';
 
 const ISSUE_STAGE = 'validated';
@@ -41,17 +42,17 @@ const RULES: RejectionRule[] = [
 export class ValidateStage extends SqlStage {
   readonly from = 'imported';
 
-  protected async runIn(tx: EntityManager, processId: string): Promise<void> {
+  protected async runIn(tx: EntityManager, processId: string): Promise<StageRejection | void> {
     await tx.query('UPDATE "import".staged_contract SET rejected_reason = NULL WHERE process_id = $1', [
       processId,
     ]);
     await this.staging.clearIssues(tx, processId, ISSUE_STAGE);
     for (const rule of RULES) await this.staging.reject(tx, 'staged_contract', processId, ISSUE_STAGE, rule);
     const tally = await this.staging.tally(tx, 'staged_contract', processId);
-    if (tally.accepted === 0) throw nothingAccepted('No contract of the file passed validation', tally);
     await this.staging.recordCounts(tx, processId, {
       contractsValid: tally.accepted,
       contractsRejected: tally.rejected,
     });
+    if (tally.accepted === 0) return nothingAccepted('No contract of the file passed validation', tally);
   }
 }
