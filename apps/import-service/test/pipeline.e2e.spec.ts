@@ -124,6 +124,18 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     await environment?.cleanup();
   });
 
+  /** Rows a process still has in the work tables. */
+  async function workRowsOf(id: string): Promise<number> {
+    const { rows } = await db.query<{ rows: string }>(
+      `SELECT (SELECT count(*) FROM "import".staged_customer WHERE process_id = $1)
+            + (SELECT count(*) FROM "import".staged_contract WHERE process_id = $1)
+            + (SELECT count(*) FROM "import".merged_customer WHERE process_id = $1)
+            + (SELECT count(*) FROM "import".merged_contract WHERE process_id = $1) AS rows`,
+      [id],
+    );
+    return Number(rows[0]?.rows);
+  }
+
   async function processState(id: string): Promise<{ status: string; failure_reason: string | null }> {
     const result = await db.query<{ status: string; failure_reason: string | null }>(
       'SELECT status, failure_reason FROM "import".import_process WHERE id = $1',
@@ -295,14 +307,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
         { policy_number: 'UF-1', vu_number: '5512', line_of_business: '030', net_premium_cents: '1681' },
       ],
     });
-    const workLeft = await db.query<{ rows: number }>(
-      `SELECT (SELECT count(*) FROM "import".staged_customer WHERE process_id = $1)
-            + (SELECT count(*) FROM "import".staged_contract WHERE process_id = $1)
-            + (SELECT count(*) FROM "import".merged_customer WHERE process_id = $1)
-            + (SELECT count(*) FROM "import".merged_contract WHERE process_id = $1) AS rows`,
-      [id],
-    );
-    expect(Number(workLeft.rows[0]?.rows)).toBe(0);
+    expect(await workRowsOf(id)).toBe(0);
   });
 
   it('answers the report of another broker tree, or of no process, with 404, and a malformed id with 400', async () => {
@@ -674,6 +679,8 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
         message: 'Contract U-2 is of insurer 4711, which is not a known company',
       },
     ]);
+    // The file's data leaves the work tables with the failure, as with a completed import.
+    expect(await workRowsOf(id)).toBe(0);
   });
 
   it("reports each stage's duration and outcome, failures and the queue depth at the worker's /metrics", async () => {

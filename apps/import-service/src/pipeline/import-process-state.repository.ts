@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ImportFileType, ImportPipelineStatus, ImportStatus } from '@broker/contracts';
+import { StagingRepository } from './staging.repository.js';
 
 export interface ImportProcessRecord {
   id: string;
@@ -16,7 +17,10 @@ const TERMINAL = `('processed', 'archived', 'failed')`;
 /** The pipeline's view of import processes: guarded status transitions and their history. */
 @Injectable()
 export class ImportProcessStateRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly staging: StagingRepository,
+  ) {}
 
   async find(processId: string): Promise<ImportProcessRecord | undefined> {
     const [record] = await this.db.query<ImportProcessRecord[]>(
@@ -50,7 +54,10 @@ export class ImportProcessStateRepository {
     });
   }
 
-  /** Ends an unfinished process as failed with a reason the user can act on. */
+  /**
+   * Ends an unfinished process as failed with a reason the user can act on. Its work tables are emptied as for a
+   * finished one (they hold the file's personal data); the issues and counts stay for the report.
+   */
   async fail(processId: string, reason: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       const failed = await tx.query<{ id: string }[]>(
@@ -65,6 +72,7 @@ export class ImportProcessStateRepository {
           `INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'failed')`,
           [processId],
         );
+        await this.staging.release(tx, processId);
       }
     });
   }
