@@ -10,7 +10,12 @@ export function unstorableCharacterIn(value: unknown): string | undefined {
     return character === undefined ? undefined : describe(character);
   }
   if (value === null || typeof value !== 'object') return undefined;
-  return Object.values(value).map(unstorableCharacterIn).find(Boolean);
+  // Runs for every staged record: stops at the first hit and builds no array of findings.
+  for (const field of Object.values(value)) {
+    const found = unstorableCharacterIn(field);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** `text` (a message that may quote the file) with each character PostgreSQL cannot store made U+FFFD. */
