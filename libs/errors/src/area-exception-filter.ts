@@ -140,8 +140,9 @@ export class AreaExceptionFilter implements ExceptionFilter {
     const adapter: HttpServer = this.adapterHost.httpAdapter;
     const request = host.switchToHttp().getRequest<object>();
     const response = host.switchToHttp().getResponse<object>();
+    const reqId = requestIdOf(request);
     if (adapter.isHeadersSent(response)) {
-      this.logger.error({ err: exception }, 'Error after the response was sent');
+      this.logger.error({ err: exception, reqId }, 'Error after the response was sent');
       adapter.end(response);
       return;
     }
@@ -154,9 +155,9 @@ export class AreaExceptionFilter implements ExceptionFilter {
       return;
     }
     const status = exception instanceof HttpException && exception.getStatus() === 503 ? 503 : 500;
-    this.logger.error({ err: exception }, `Server fault on ${method} ${path}`);
+    this.logger.error({ err: exception, reqId }, `Server fault on ${method} ${path}`);
     adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');
-    adapter.reply(response, serverFaultPage(status, requestIdOf(request)), status);
+    adapter.reply(response, serverFaultPage(status, reqId), status);
   }
 }
 

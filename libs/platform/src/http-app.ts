@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import express from 'express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
+import { NestLogger, ProcessLogger } from './logging.js';
 import { instrumentHttpApp } from './metrics.js';
 import { createOpenApiDocument, type OpenApiSettings } from './openapi.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
@@ -43,7 +43,7 @@ export async function createHttpApp(
     settings.platform === 'fastify'
       ? await createFastifyApp(rootModule, settings)
       : await createExpressApp(rootModule, settings);
-  app.useLogger(app.get(Logger));
+  app.useLogger(new NestLogger(app.get(ProcessLogger).root));
   for (const document of [settings.openApi ?? []].flat()) serveOpenApi(app, document);
   await app.init();
   // Fastify serves requests handed to its server (supertest does that) only once it is ready.
@@ -77,8 +77,9 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
     bufferLogs: true,
     bodyParser: false,
   });
-  // First, so that requests the body parser refuses (400, 413) are counted too.
+  // First, so that requests the body parser refuses (400, 413) are counted and logged too.
   instrumentHttpApp(app, 'express');
+  app.use(app.get(ProcessLogger).requests);
   // Not useBodyParser: it takes no `verify`.
   app.use(
     express.json({ limit: settings.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES, verify: refuseInvalidUtf8 }),
@@ -89,17 +90,19 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
 }
 
 async function createFastifyApp(rootModule: object, settings: HttpAppSettings): Promise<INestApplication> {
-  // Fastify names the request before pino-http sees it (pino-http then keeps that id), so the platform's
-  // request id is made here and returned by a hook. Fastify's own logger stays off: pino-http logs.
+  // Fastify names the request (the platform's request id), returns the id and hands the request to pino-http,
+  // which keeps that id. Fastify's own logger stays off: pino-http logs.
   const adapter = new FastifyAdapter({
     bodyLimit: settings.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES,
     genReqId: requestIdFrom,
   });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, { bufferLogs: true });
+  const logRequest = app.get(ProcessLogger).requests;
   adapter.getInstance().addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    logRequest(Object.assign(request.raw, { id: request.id, query: request.query }), reply.raw);
     done();
   });
-  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, { bufferLogs: true });
   instrumentHttpApp(app, 'fastify');
   const fastify = adapter.getInstance();
   const parseJson = fastify.getDefaultJsonParser('error', 'error');

@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { loggableUrl, requestLogOptions } from './logging.js';
+import { loggableUrl, NestLogger, requestLogOptions } from './logging.js';
 
 describe('loggableUrl', () => {
   it.each([
@@ -128,6 +129,49 @@ describe('request log', () => {
     });
     expect(caused.err).toMatchObject({
       options: { cause: { parameters: '[redacted]', detail: '[redacted]' } },
+    });
+  });
+});
+
+describe('NestLogger', () => {
+  const lines: string[] = [];
+  const nest = new NestLogger(pino({ level: 'trace' }, { write: (line: string) => lines.push(line) }));
+
+  function written(log: () => void): Record<string, unknown> {
+    lines.length = 0;
+    log();
+    expect(lines).toHaveLength(1);
+    return JSON.parse(lines[0]) as Record<string, unknown>;
+  }
+
+  it("writes Nest's calls as pino lines, the logger's name (passed last) as context", () => {
+    expect(written(() => nest.log('Mapped %s', '/x', 'RouterExplorer'))).toMatchObject({
+      level: 30,
+      context: 'RouterExplorer',
+      msg: 'Mapped /x',
+    });
+    expect(written(() => nest.verbose('details'))).toMatchObject({ level: 10, msg: 'details' });
+    expect(written(() => nest.warn({ id: 7 }, 'seen %d times', 3, 'Sweeper'))).toMatchObject({
+      level: 40,
+      context: 'Sweeper',
+      id: 7,
+      msg: 'seen 3 times',
+    });
+    expect(written(() => nest.fatal('gone', 'Shutdown'))).toMatchObject({ level: 60, context: 'Shutdown' });
+  });
+
+  it('writes an error given first as err, and the stack Nest handlers pass after a text as its stack', () => {
+    expect(written(() => nest.error(new Error('broken'), 'while saving', 'Import'))).toMatchObject({
+      level: 50,
+      context: 'Import',
+      msg: 'while saving',
+      err: { message: 'broken', type: 'Error' },
+    });
+    const stack = 'Error: boom\n    at handler (app.js:1:1)';
+    expect(written(() => nest.error('boom', stack, 'ExceptionsHandler'))).toMatchObject({
+      level: 50,
+      context: 'ExceptionsHandler',
+      err: { message: 'boom', stack },
     });
   });
 });

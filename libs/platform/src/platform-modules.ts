@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
 import { APP_FILTER, APP_GUARD, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
 import type { DatabaseSettings } from '@broker/db';
 import {
@@ -10,7 +11,7 @@ import {
 import { ConnectionDrainer } from './connection-drainer.js';
 import { databaseModule } from './database.js';
 import { HealthModule } from './health/health.module.js';
-import { loggingModule } from './logging.js';
+import { ProcessLogger } from './logging.js';
 import { MetricsModule } from './metrics.js';
 
 export interface PlatformSettings {
@@ -23,6 +24,8 @@ export interface PlatformSettings {
   redisUrl?: string;
   /** The area's error body (`apiErrorBody` or `meldungenBody` of @broker/errors). */
   errorBody: ClientFaultRenderer;
+  /** Where log lines go: stdout unless set (tests read them). */
+  logOutput?: DestinationStream;
 }
 
 /**
@@ -36,7 +39,6 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       imports: [
-        loggingModule({ service: settings.service, level: settings.logLevel }),
         databaseModule({
           url: settings.databaseUrl,
           applicationName: settings.service,
@@ -53,8 +55,14 @@ export class PlatformModule {
         },
         { provide: APP_GUARD, useClass: NulFreePathGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
+        {
+          provide: ProcessLogger,
+          useFactory: () =>
+            new ProcessLogger({ service: settings.service, level: settings.logLevel }, settings.logOutput),
+        },
         ConnectionDrainer,
       ],
+      exports: [ProcessLogger],
     };
   }
 }

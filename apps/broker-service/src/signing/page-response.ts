@@ -58,8 +58,9 @@ export class SigningPageFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
+    const reqId = requestIdOf(request as { id?: unknown });
     if (response.headersSent) {
-      this.logger.error({ err: exception }, 'Error after the response was sent');
+      this.logger.error({ err: exception, reqId }, 'Error after the response was sent');
       response.end();
       return;
     }
@@ -69,7 +70,7 @@ export class SigningPageFilter implements ExceptionFilter {
       sendPage(response, context, clientErrorPage(fault.status, fault.headers['Retry-After']), fault.headers);
       return;
     }
-    this.logger.error({ err: exception }, `Server fault on ${request.method} ${request.path}`);
-    sendPage(response, context, serverErrorPage(requestIdOf(request as { id?: unknown })));
+    this.logger.error({ err: exception, reqId }, `Server fault on ${request.method} ${request.path}`);
+    sendPage(response, context, serverErrorPage(reqId));
   }
 }

@@ -1,0 +1,131 @@
+import { Controller, Get, Logger, Module } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
+import { apiErrorBody } from '@broker/errors';
+import { createTestDatabase, type TestDatabase } from '@broker/testing';
+import { createHttpApp, type HttpPlatform } from './http-app.js';
+import { PlatformModule } from './platform-modules.js';
+
+interface LogLine {
+  level: number;
+  msg?: string;
+  context?: string;
+  reqId?: string;
+  req?: { id?: string; method?: string; url?: string; query?: Record<string, string> };
+  res?: { statusCode?: number };
+  err?: { message?: string };
+}
+
+@Controller('things')
+class ThingsController {
+  private readonly logger = new Logger('Things');
+
+  @Get('ok')
+  ok(): { ok: boolean } {
+    this.logger.log('handled %s', 'ok');
+    return { ok: true };
+  }
+
+  @Get('broken')
+  broken(): never {
+    throw new Error('the handler broke');
+  }
+}
+
+describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platform) => {
+  const lines: string[] = [];
+  let database: TestDatabase;
+  let app: INestApplication;
+  let server: App;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    @Module({
+      imports: [
+        PlatformModule.forRoot({
+          service: 'log-test',
+          logLevel: 'info',
+          databaseUrl: database.url,
+          errorBody: apiErrorBody,
+          logOutput: { write: (line: string) => lines.push(line) },
+        }),
+      ],
+      controllers: [ThingsController],
+    })
+    class TestModule {}
+    app = await createHttpApp(TestModule, { platform });
+    server = app.getHttpServer() as App;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  /** The lines written while `send` ran, once its response has ended. */
+  async function logged(send: () => Promise<request.Response>): Promise<[request.Response, LogLine[]]> {
+    lines.length = 0;
+    const response = await send();
+    await new Promise((resolve) => setImmediate(resolve));
+    return [response, lines.map((line) => JSON.parse(line) as LogLine)];
+  }
+
+  it('writes one line per request with its request id, and the lines logged while handling it', async () => {
+    const [response, records] = await logged(() =>
+      request(server).get('/things/ok?page=2').set('X-Request-ID', 'trace-0815').expect(200),
+    );
+    expect(response.headers['x-request-id']).toBe('trace-0815');
+    expect(records).toEqual([
+      expect.objectContaining({ level: 30, context: 'Things', msg: 'handled ok' }),
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        req: expect.objectContaining({
+          id: 'trace-0815',
+          method: 'GET',
+          url: '/things/ok?page=2',
+          query: { page: '2' },
+        }) as unknown,
+        res: expect.objectContaining({ statusCode: 200 }) as unknown,
+      }),
+    ]);
+  });
+
+  it('logs a server fault with the request id it answered with, and the request at level error', async () => {
+    const [response, records] = await logged(() => request(server).get('/things/broken').expect(500));
+    const requestId = String(response.headers['x-request-id']);
+    expect(response.text).toContain(requestId);
+    const fault = records.find((record) => record.context === 'ExceptionFilter');
+    expect(fault).toMatchObject({
+      level: 50,
+      reqId: requestId,
+      msg: 'Server fault on GET /things/broken',
+      err: { message: 'the handler broke' },
+    });
+    expect(records.find((record) => record.req)).toMatchObject({
+      level: 50,
+      req: { id: requestId },
+      res: { statusCode: 500 },
+    });
+  });
+
+  it('logs unknown routes and refused bodies as warnings', async () => {
+    const [, unknown] = await logged(() => request(server).get('/nowhere').expect(404));
+    expect(unknown).toEqual([
+      expect.objectContaining({ level: 40, res: expect.objectContaining({ statusCode: 404 }) as unknown }),
+    ]);
+    const [, refused] = await logged(() =>
+      request(server)
+        .post('/things/ok')
+        .set('Content-Type', 'application/json')
+        .send('{"broken": ')
+        .expect(400),
+    );
+    expect(refused).toEqual([expect.objectContaining({ level: 40, res: expect.anything() as unknown })]);
+  });
+
+  it('does not log health probes', async () => {
+    const [, records] = await logged(() => request(server).get('/health/live').expect(200));
+    expect(records).toEqual([]);
+  });
+});
