@@ -13,7 +13,7 @@ export class CompanyListService {
 
   /** The list of broker `brokerNumber`, the caller or one below it (else 404). */
   async of(caller: SvcPrincipal, brokerNumber: string): Promise<CompanyList> {
-    const list = await this.companies.find(this.db.manager, caller, brokerNumber);
+    const list = await this.companies.find(this.db, caller, brokerNumber);
     if (!list) throw brokerNotFound(brokerNumber);
     return list;
   }
