@@ -77,9 +77,10 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
     bufferLogs: true,
     bodyParser: false,
   });
-  // First, so that requests the body parser refuses (400, 413) are counted and logged too.
-  instrumentHttpApp(app, 'express');
+  // First, so that every request (the metrics scrape, and those the body parser refuses with 400 or 413) gets its
+  // request id, is logged and counted.
   app.use(app.get(ProcessLogger).requests);
+  instrumentHttpApp(app, 'express');
   // Not useBodyParser: it takes no `verify`.
   app.use(
     express.json({ limit: settings.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES, verify: refuseInvalidUtf8 }),

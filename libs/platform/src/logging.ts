@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import type { LoggerService } from '@nestjs/common';
 import { destination, type DestinationStream, type Level, type Logger } from 'pino';
 import { type HttpLogger, type Options, pinoHttp } from 'pino-http';
+import { METRICS_PATH } from './metrics.js';
 import { assignRequestId } from './request-id.js';
 
 /** Request headers that carry credentials: logged with their values replaced. */
@@ -118,19 +119,27 @@ export function requestLogOptions(settings: LoggingSettings): Options {
     base: { service: settings.service },
     genReqId: assignRequestId,
     serializers: LOG_SERIALIZERS,
-    customLogLevel: (_request, response, error) => {
+    customLogLevel: (request, response, error) => {
       if (error || response.statusCode >= 500) return 'error';
-      return response.statusCode >= 400 ? 'warn' : 'info';
+      if (response.statusCode >= 400) return 'warn';
+      return isQuietPath(request.url ?? '') ? 'silent' : 'info';
     },
-    autoLogging: { ignore: (request) => request.url?.startsWith('/health/') ?? false },
   };
 }
+
+/** The orchestrator's probes and Prometheus' scrape, every few seconds: logged only when they fail. */
+const QUIET_PATHS = new Set(['/health/live', '/health/ready', METRICS_PATH]);
+
+const isQuietPath = (url: string) => QUIET_PATHS.has(url.split('?', 1)[0] ?? url);
+
+/** Unwritten log output kept while stdout's reader lags; beyond it lines are dropped. */
+const MAX_UNWRITTEN_LOG_BYTES = 16 * 1024 * 1024;
 
 /**
  * A process's logging: JSON lines on stdout, one per HTTP request (`requests`, attached to the HTTP server by
  * createHttpApp) and whatever the process logs itself (`root`, behind Nest's Logger). Lines are written
- * synchronously: in order, none lost when the process dies, and cheaper than handing each line to libuv's thread
- * pool (pino's default), which bench/calc measured.
+ * asynchronously, so a log reader that stalls never stalls the service (synchronous writes blocked every request,
+ * health probes included, once the pipe was full); pino writes what is left when the process exits.
  *
  * Deliberately without a per-request logging context (AsyncLocalStorage, as nestjs-pino keeps): on Node 20 it
  * enables promise hooks for every promise of every request, which cost a remembered calculation answer a fifth of
@@ -138,13 +147,31 @@ export function requestLogOptions(settings: LoggingSettings): Options {
  */
 export class ProcessLogger {
   readonly requests: HttpLogger;
+  /** The stream onto stdout; none when the lines go elsewhere (tests). */
+  private readonly stdout?: ReturnType<typeof destination>;
 
-  constructor(settings: LoggingSettings, output: DestinationStream = destination({ dest: 1, sync: true })) {
-    this.requests = pinoHttp(requestLogOptions(settings), output);
+  constructor(settings: LoggingSettings, output?: DestinationStream) {
+    this.stdout = output
+      ? undefined
+      : destination({ dest: 1, sync: false, maxLength: MAX_UNWRITTEN_LOG_BYTES });
+    this.requests = pinoHttp(requestLogOptions(settings), output ?? this.stdout);
   }
 
   get root(): Logger {
     return this.requests.logger;
+  }
+
+  /**
+   * Writes every line still waiting and closes the stream, the last step of a clean shutdown: pino's own flush at
+   * exit skips a write still in flight (and with it the lines a stalled reader held up).
+   */
+  async close(): Promise<void> {
+    const stdout = this.stdout;
+    if (!stdout) return;
+    await new Promise<void>((resolve) => {
+      stdout.once('close', resolve).once('error', resolve);
+      stdout.end();
+    });
   }
 }
 

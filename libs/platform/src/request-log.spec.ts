@@ -124,8 +124,20 @@ describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platfo
     expect(refused).toEqual([expect.objectContaining({ level: 40, res: expect.anything() as unknown })]);
   });
 
-  it('does not log health probes', async () => {
-    const [, records] = await logged(() => request(server).get('/health/live').expect(200));
-    expect(records).toEqual([]);
+  it('does not log answered health probes and metrics scrapes, but other paths below /health/', async () => {
+    const [scrape, scraped] = await logged(() => request(server).get('/metrics').expect(200));
+    expect(scraped).toEqual([]);
+    expect(scrape.headers['x-request-id']).toEqual(expect.any(String));
+    const [, live] = await logged(() => request(server).get('/health/live').expect(200));
+    expect(live).toEqual([]);
+    const [, ready] = await logged(() => request(server).get('/health/ready?verbose=1').expect(200));
+    expect(ready).toEqual([]);
+    const [, other] = await logged(() => request(server).get('/health/other').expect(404));
+    expect(other).toEqual([
+      expect.objectContaining({
+        level: 40,
+        req: expect.objectContaining({ url: '/health/other' }) as unknown,
+      }),
+    ]);
   });
 });

@@ -1,8 +1,10 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
+import { ProcessLogger } from './logging.js';
 
 /**
- * On SIGTERM or SIGINT: stop accepting, let in-flight requests and jobs finish, close pools, exit 0.
+ * On SIGTERM or SIGINT: stop accepting, let in-flight requests and jobs finish, close pools, write the last log
+ * lines, exit 0.
  * Nest's own shutdown hooks re-raise the signal (exit 143); orchestrators expect 0 from a clean stop.
  * A shutdown that takes longer than the timeout exits 1.
  */
@@ -14,13 +16,16 @@ export function exitCleanlyOnSignals(app: INestApplicationContext, timeoutMs: nu
       logger.error(`Shutdown took longer than ${timeoutMs} ms, exiting`);
       process.exit(1);
     }, timeoutMs).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'Shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => app.get(ProcessLogger, { strict: false }).close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'Shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', shutDown);
   process.once('SIGINT', shutDown);

@@ -35,6 +35,33 @@ describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', 
     expect(records.some((record) => record.msg === 'SIGTERM received, shutting down')).toBe(true);
   });
 
+  it('keeps answering while nothing reads its log, and writes the lines once it is read again', async () => {
+    const running = await startProcess(entry.script, env);
+    const stalled = running.stallOutput();
+    // About 600 KB of log lines: several times what the pipe and the reading stream hold together.
+    const padding = 'x'.repeat(10_000);
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        fetch(`${running.baseUrl}/not-here`, {
+          headers: { 'X-Padding': padding, 'X-Request-ID': `stalled-${index}` },
+          signal: AbortSignal.timeout(10_000),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 404));
+    const live = await fetch(`${running.baseUrl}/health/live`, { signal: AbortSignal.timeout(2_000) });
+    expect(live.status).toBe(200);
+
+    stalled.resume();
+    expect(await running.terminate()).toBe(0);
+    const ids = running
+      .output()
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { req?: { id?: string } }).req?.id);
+    expect(ids.filter((id) => id?.startsWith('stalled-'))).toHaveLength(60);
+  });
+
   it.each([
     [
       { DATABASE_URL: undefined },

@@ -38,6 +38,8 @@ const PROCESS_START_TIMEOUT_MS = 60_000;
 export interface RunningProcess {
   baseUrl: string;
   output(): string;
+  /** Stops reading the process's stdout (its pipe fills up, as with a stalled log shipper) until `resume` is called. */
+  stallOutput(): { resume(): void };
   /** Sends SIGTERM and resolves with the exit code. */
   terminate(): Promise<number | null>;
 }
@@ -52,7 +54,8 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the exit code once the process's output has been read to its end.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
   const terminate = () => {
     child.kill('SIGTERM');
@@ -68,7 +71,11 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
     child.kill('SIGKILL');
     throw error;
   }
-  return { baseUrl, output: () => output, terminate };
+  const stallOutput = () => {
+    child.stdout.pause();
+    return { resume: () => child.stdout.resume() };
+  };
+  return { baseUrl, output: () => output, stallOutput, terminate };
 }
 
 /** Starts several processes at once; if one fails to start, the others are stopped before the error is passed on. */

@@ -22,6 +22,7 @@ import {
   type ImportProcessView,
 } from '@broker/contracts';
 import { OAuthBearerGuard, principalOf } from '@broker/auth';
+import { requestIdOf } from '@broker/errors';
 import type { StoredUpload } from '../storage/upload-storage-engine.js';
 import { KnownFormFieldsInterceptor } from './known-form-fields.interceptor.js';
 import { RemoveUploadOnErrorInterceptor } from './remove-upload-on-error.interceptor.js';
@@ -63,7 +64,7 @@ export class ImportController {
     @UploadedFile() file: StoredUpload | undefined,
     @Body() form: StartImportForm,
   ): Promise<{ process_id: string }> {
-    return this.imports.startImport(principalOf(request), file, form);
+    return this.imports.startImport(principalOf(request), file, form, requestIdOf(request));
   }
 
   @Get('list')

@@ -55,9 +55,14 @@ export class ImportService {
 
   /**
    * Checks the stored upload and the form and records the process. On a refusal the caller
-   * (RemoveUploadOnErrorInterceptor) removes the stored file.
+   * (RemoveUploadOnErrorInterceptor) removes the stored file. `requestId` names the upload in the log.
    */
-  async startImport(principal: OAuthPrincipal, upload: StoredUpload | undefined, form: StartImportForm) {
+  async startImport(
+    principal: OAuthPrincipal,
+    upload: StoredUpload | undefined,
+    form: StartImportForm,
+    requestId: string,
+  ) {
     if (!upload || upload.size === 0) throw clientError('file is empty');
     const fileType = detectFileType(upload.head);
     if (!fileType) throw clientError('The file is neither a GDV file nor a CSV import file');
@@ -77,7 +82,10 @@ export class ImportService {
     });
     // The process is recorded either way; should Redis be unreachable now, the sweeper starts it later.
     await this.pipeline.enqueue({ processId, from: 'uploaded' }).catch((error: unknown) => {
-      this.logger.warn({ err: error }, `Import ${processId} recorded, its first stage not yet enqueued`);
+      this.logger.warn(
+        { err: error, reqId: requestId },
+        `Import ${processId} recorded, its first stage not yet enqueued`,
+      );
     });
     return { process_id: processId };
   }
