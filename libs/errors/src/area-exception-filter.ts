@@ -41,6 +41,7 @@ interface HttpLikeError {
 
 const NOT_JSON = 'The request body is not valid JSON';
 const TOO_LARGE = 'The request body is too large';
+const NOT_PERCENT_ENCODED = 'The path is not valid percent-encoding';
 
 /** Our messages for the framework's client errors, by body-parser `type` or Fastify `code`. */
 const FRAMEWORK_MESSAGES: Record<string, string> = {
@@ -54,6 +55,7 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: TOO_LARGE,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body has an unsupported Content-Type',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length',
+  FST_ERR_BAD_URL: NOT_PERCENT_ENCODED,
 };
 
 /**
@@ -93,6 +95,8 @@ function frameworkMessage(exception: unknown, status: number, request: FaultyReq
   for (const key of [original?.type, original?.code]) {
     if (typeof key === 'string' && FRAMEWORK_MESSAGES[key]) return FRAMEWORK_MESSAGES[key];
   }
+  // Express's router decoding a path parameter.
+  if (original instanceof URIError) return NOT_PERCENT_ENCODED;
   return exception instanceof Error ? exception.message : 'The request could not be processed';
 }
 

@@ -1,12 +1,15 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import type { INestApplication } from '@nestjs/common';
+import { HttpException, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import express from 'express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { classifyClientFault, type ClientFaultRenderer, serverFaultPage } from '@broker/errors';
 import { NestLogger, ProcessLogger } from './logging.js';
 import { instrumentHttpApp } from './metrics.js';
+import { AREA_ERROR_BODY } from './platform-modules.js';
 import { createOpenApiDocument, type OpenApiSettings } from './openapi.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
 
@@ -91,19 +94,28 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
 }
 
 async function createFastifyApp(rootModule: object, settings: HttpAppSettings): Promise<INestApplication> {
-  // Fastify names the request (the platform's request id), returns the id and hands the request to pino-http,
-  // which keeps that id. Fastify's own logger stays off: pino-http logs.
+  // Set once the app exists (it needs the app's logger and error body; no request arrives before). Fastify calls it
+  // before any hook.
+  let refuseUnroutable: FrameworkErrorHandler = (_error, _request, reply) => void reply.code(400).send('');
   const adapter = new FastifyAdapter({
     bodyLimit: settings.jsonLimitBytes ?? DEFAULT_JSON_LIMIT_BYTES,
     genReqId: requestIdFrom,
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+      refuseUnroutable(error, request, reply),
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, { bufferLogs: true });
+  // Fastify names the request (the platform's request id); the request is answered with the id and handed to
+  // pino-http, which keeps that id. Fastify's own logger stays off: pino-http logs.
   const logRequest = app.get(ProcessLogger).requests;
-  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
+  const label = (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     logRequest(Object.assign(request.raw, { id: request.id, query: request.query }), reply.raw);
+  };
+  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
+    label(request, reply);
     done();
   });
+  refuseUnroutable = unroutableRequestHandler(app.get<ClientFaultRenderer>(AREA_ERROR_BODY), label);
   instrumentHttpApp(app, 'fastify');
   const fastify = adapter.getInstance();
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -120,6 +132,31 @@ async function createFastifyApp(rootModule: object, settings: HttpAppSettings): 
     },
   );
   return app;
+}
+
+type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
+
+/**
+ * A request Fastify refuses before routing it (a path that is not valid percent-encoding) gets its request id, its
+ * log line and the area's error body, as any other refused request.
+ */
+function unroutableRequestHandler(
+  renderClientFault: ClientFaultRenderer,
+  label: (request: FastifyRequest, reply: FastifyReply) => void,
+): FrameworkErrorHandler {
+  return (error, request, reply) => {
+    label(request, reply);
+    const exception = new HttpException(error.message, error.statusCode ?? 500, { cause: error });
+    const fault = classifyClientFault(exception, {
+      method: request.method,
+      path: request.url.split('?', 1)[0] ?? '',
+    });
+    if (!fault) {
+      void reply.code(500).type('text/html; charset=utf-8').send(serverFaultPage(500, request.id));
+      return;
+    }
+    void reply.code(fault.status).send(renderClientFault(fault));
+  };
 }
 
 function serveOpenApi(app: INestApplication, settings: OpenApiDocumentSettings): void {

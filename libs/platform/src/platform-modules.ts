@@ -33,6 +33,9 @@ export interface PlatformSettings {
  * Prometheus metrics, the area's error mapping, the validation pipe and the NUL check of path parameters. Tests that import an app module get
  * all of it.
  */
+/** The area's client-error body (`PlatformSettings.errorBody`), for errors answered outside Nest's filters. */
+export const AREA_ERROR_BODY = Symbol('AREA_ERROR_BODY');
+
 @Module({})
 export class PlatformModule {
   static forRoot(settings: PlatformSettings): DynamicModule {
@@ -60,9 +63,10 @@ export class PlatformModule {
           useFactory: () =>
             new ProcessLogger({ service: settings.service, level: settings.logLevel }, settings.logOutput),
         },
+        { provide: AREA_ERROR_BODY, useValue: settings.errorBody },
         ConnectionDrainer,
       ],
-      exports: [ProcessLogger],
+      exports: [ProcessLogger, AREA_ERROR_BODY],
     };
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Logger, Module } from '@nestjs/common';
+import { Controller, Get, Logger, Module, Param } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
@@ -25,6 +25,11 @@ class ThingsController {
   ok(): { ok: boolean } {
     this.logger.log('handled %s', 'ok');
     return { ok: true };
+  }
+
+  @Get('named/:name')
+  named(@Param('name') name: string): { name: string } {
+    return { name };
   }
 
   @Get('broken')
@@ -122,6 +127,17 @@ describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platfo
         .expect(400),
     );
     expect(refused).toEqual([expect.objectContaining({ level: 40, res: expect.anything() as unknown })]);
+  });
+
+  it('answers and logs a path that is not valid percent-encoding like any refused request', async () => {
+    const [response, records] = await logged(() =>
+      request(server).get('/things/named/%zz').set('X-Request-ID', 'bad-path-1').expect(400),
+    );
+    expect(response.headers['x-request-id']).toBe('bad-path-1');
+    expect(response.body).toMatchObject({ name: 'MalformedRequest', status: 400 });
+    expect(records).toEqual([
+      expect.objectContaining({ level: 40, req: expect.objectContaining({ id: 'bad-path-1' }) as unknown }),
+    ]);
   });
 
   it('does not log answered health probes and metrics scrapes, but other paths below /health/', async () => {

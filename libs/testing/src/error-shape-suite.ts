@@ -88,6 +88,17 @@ export function describeErrorShapes(settings: ErrorShapeSuiteSettings): void {
     await request(server()).get('/__probe/echo/a%20b').expect(200, { value: 'a b' });
   });
 
+  it('answers a path that is not valid percent-encoding with a 400 in the area shape and a request id', async () => {
+    const response = await request(server())
+      .get('/__probe/echo/%zz')
+      .set('X-Request-ID', 'bad-url-1')
+      .expect(400);
+    expect(response.headers['x-request-id']).toBe('bad-url-1');
+    expect(response.body).toEqual(
+      expectedClientError(shape, 400, 'MalformedRequest', ['The path is not valid percent-encoding']),
+    );
+  });
+
   it('refuses JSON nested too deeply with a 400, not a stack overflow', async () => {
     const depth = 3_000;
     expect(await refusedJson(`{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`)).toEqual(
