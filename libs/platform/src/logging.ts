@@ -139,7 +139,7 @@ const MAX_UNWRITTEN_LOG_BYTES = 16 * 1024 * 1024;
  * A process's logging: JSON lines on stdout, one per HTTP request (`requests`, attached to the HTTP server by
  * createHttpApp) and whatever the process logs itself (`root`, behind Nest's Logger). Lines are written
  * asynchronously, so a log reader that stalls never stalls the service (synchronous writes blocked every request,
- * health probes included, once the pipe was full); pino writes what is left when the process exits.
+ * health probes included, once the pipe was full); a clean shutdown writes what is left (`close`).
  *
  * Deliberately without a per-request logging context (AsyncLocalStorage, as nestjs-pino keeps): on Node 20 it
  * enables promise hooks for every promise of every request, which cost a remembered calculation answer a fifth of
