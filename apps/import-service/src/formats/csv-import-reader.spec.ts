@@ -120,6 +120,25 @@ describe('readCsvImport', () => {
     ]);
   });
 
+  it('rejects a row whose quote is never closed at the line it starts on, naming the lines it swallowed', async () => {
+    const events = await read(
+      'kundennummer;vu_nummer;sparte;vertragsnummer;nachname\n' +
+        '1;9999;040;A-1;"Muster\nMann"\n' +
+        '2;9999;040;A-2;"Muster\n' +
+        '3;9999;040;A-3;Muster\n' +
+        '4;9999;040;A-4;Muster\n',
+    );
+    const contracts = events.flatMap((event) => (event.kind === 'contract' ? [event.contract] : []));
+    expect(contracts.map((contract) => [contract.policyNumber, contract.line])).toEqual([['A-1', 2]]);
+    expect(events.filter((event) => event.kind === 'rejected')).toEqual([
+      {
+        kind: 'rejected',
+        line: 4,
+        message: 'A quote opened on this line is never closed: lines 4-6 could not be read',
+      },
+    ]);
+  });
+
   it('takes an ISO 3166-1 alpha-2 country in any case and rejects a row naming the country otherwise', async () => {
     const events = await read(
       'kundennummer;nachname;land;vu_nummer;sparte;vertragsnummer\n' +

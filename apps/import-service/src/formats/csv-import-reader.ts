@@ -192,10 +192,24 @@ async function* normaliseLineBreaks(text: AsyncIterable<string>): AsyncIterable<
   if (pendingCr) yield '\n';
 }
 
-/** The line a row starts on: csv-parse reports where it ends. */
-function startLine(row: Row, endLine: number): number {
-  const breaks = Object.values(row).reduce((count, value) => count + (value?.split('\n').length ?? 1) - 1, 0);
-  return endLine - breaks;
+/**
+ * The line a record starts on: csv-parse reports the line it ends on, and its raw text (line breaks normalised),
+ * which begins with the blank lines skipped before it and ends with its own line break.
+ */
+function startLine(raw: string, endLine: number): number {
+  let breaks = 0;
+  const first = raw.search(/\S/);
+  for (let at = raw.indexOf('\n', first); at >= 0 && at < raw.length - 1; at = raw.indexOf('\n', at + 1))
+    breaks++;
+  return first < 0 ? endLine : endLine - breaks;
+}
+
+/** Why a record could not be read, without csv-parse's line (the rejection names the record's first line). */
+function skipReason(error: CsvError, line: number, endLine: number): string {
+  if (error.code !== 'CSV_QUOTE_NOT_CLOSED') return error.message.replace(/ on line \d+$/, '');
+  const unclosed = 'A quote opened on this line is never closed';
+  // It runs to the end of the file, taking every line after it along.
+  return line < endLine ? `${unclosed}: lines ${line}-${endLine} could not be read` : unclosed;
 }
 
 /**
@@ -230,6 +244,7 @@ export async function* readCsvImport(source: AsyncIterable<Uint8Array>): AsyncGe
       trim: true,
       skip_empty_lines: true,
       info: true,
+      raw: true,
       skip_records_with_error: true,
       max_record_size: MAX_RECORD_BYTES,
     }),
@@ -237,13 +252,15 @@ export async function* readCsvImport(source: AsyncIterable<Uint8Array>): AsyncGe
   );
   // csv-parse reads nothing after an oversized record (it skips the rest of the file chunk by chunk).
   let tooLong: CsvFormatError | undefined;
-  parser.on('skip', (error: CsvError & { lines?: number }) => {
-    const line = error.lines ?? 0;
+  parser.on('skip', (error: CsvError & { lines?: number; raw?: string }) => {
+    const endLine = error.lines ?? 0;
+    const line = startLine(error.raw ?? '', endLine);
     if (error.code === 'CSV_MAX_RECORD_SIZE') tooLong ??= recordTooLong(line);
-    else if (!tooLong) skipped.push({ line, message: error.message.replace(/ on line \d+$/, '') });
+    else if (!tooLong) skipped.push({ line, message: skipReason(error, line, endLine) });
   });
-  for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>) {
-    const line = startLine(record, info.lines);
+  type ParsedRecord = { record: Row; info: { lines: number }; raw: string };
+  for await (const { record, info, raw } of parser as AsyncIterable<ParsedRecord>) {
+    const line = startLine(raw, info.lines);
     yield* rejectionsBefore(line);
     yield* rowEvents(record, line);
   }
