@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { type PreparedStatement, runPrepared } from '@broker/db';
 import { type PersonType, SEARCH_MAX_TERMS } from '@broker/contracts';
 import { visibleBrokersCte } from '@broker/inventory';
 import type { AddressRecord } from '../addresses/address.repository.js';
@@ -62,6 +63,20 @@ export interface SearchTerm {
 
 type HitRow = Omit<SearchHitRecord, 'id'> & { id: string | null; total: number };
 
+/** Prepared: every search reads its terms first, and the statement's text never changes. */
+const READ_TERMS: PreparedStatement = {
+  name: 'svc-search-terms',
+  text: `WITH q AS (SELECT broker.search_terms($1) AS terms)
+         SELECT t.term, EXISTS (SELECT FROM broker.customer_search_word w WHERE w.word = t.term) AS whole,
+                CASE WHEN cardinality(q.terms) BETWEEN 2 AND ${SEARCH_MAX_TERMS} THEN (
+                  SELECT count(*) FROM (
+                    SELECT FROM broker.customer_search_word w
+                     WHERE w.word >= t.term AND w.word < broker.search_prefix_end(t.term) LIMIT ${SIZE_PROBE}) b)::int
+                ELSE 0 END AS size
+           FROM q, unnest(q.terms) WITH ORDINALITY AS t(term, position)
+          ORDER BY t.position`,
+};
+
 /** A customer id as a query term: the customer with this id ranks first. */
 const ID = /^[1-9][0-9]{0,17}$/;
 
@@ -90,19 +105,8 @@ export class SearchRepository {
    * The terms of `q`, folded like the search documents (by the database, so both sides fold alike), and for a
    * query of several terms (not too many) a capped count of each one's index entries.
    */
-  async terms(db: EntityManager, q: string): Promise<SearchTerm[]> {
-    return db.query<SearchTerm[]>(
-      `WITH q AS (SELECT broker.search_terms($1) AS terms)
-       SELECT t.term, EXISTS (SELECT FROM broker.customer_search_word w WHERE w.word = t.term) AS whole,
-              CASE WHEN cardinality(q.terms) BETWEEN 2 AND ${SEARCH_MAX_TERMS} THEN (
-                SELECT count(*) FROM (
-                  SELECT FROM broker.customer_search_word w
-                   WHERE w.word >= t.term AND w.word < broker.search_prefix_end(t.term) LIMIT ${SIZE_PROBE}) b)::int
-              ELSE 0 END AS size
-         FROM q, unnest(q.terms) WITH ORDINALITY AS t(term, position)
-        ORDER BY t.position`,
-      [q],
-    );
+  async terms(db: DataSource, q: string): Promise<SearchTerm[]> {
+    return runPrepared<SearchTerm>(db, READ_TERMS, [q]);
   }
 
   async search(

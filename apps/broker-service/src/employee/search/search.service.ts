@@ -25,7 +25,7 @@ export class SearchService {
     params: SearchKundenParams,
     filters: SearchQuery = {},
   ): Promise<{ total: number; hits: KundenSuchErgebnis[] }> {
-    const terms = await this.search.terms(this.db.manager, params.q);
+    const terms = await this.search.terms(this.db, params.q);
     if (terms.length === 0) throw DomainError.validation(['q must hold at least one letter or digit']);
     if (terms.length > SEARCH_MAX_TERMS)
       throw DomainError.validation([`q may hold at most ${SEARCH_MAX_TERMS} words`]);
