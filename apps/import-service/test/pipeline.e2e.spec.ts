@@ -415,9 +415,11 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     ]);
   });
 
-  it('rejects a contract another broker holds and one whose customer cannot be written, keeping the rest', async () => {
+  it('rejects a contract another broker holds, with its customer, and one whose customer cannot be written, keeping the rest', async () => {
     const held = await recordWithoutEnqueueing(
-      Buffer.from('kundennummer;nachname;vu_nummer;sparte;vertragsnummer\n7;Held;9999;040;PH-HELD\n'),
+      Buffer.from(
+        'kundennummer;nachname;vu_nummer;sparte;vertragsnummer\n7;Held;9999;040;PH-HELD\n8;Held;9999;040;PH-HELD-2\n',
+      ),
       { broker: 'V1001' },
     );
     await statusReaches(held, 'processed');
@@ -430,6 +432,15 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       await writer.writeContract(gdvContract({ policyNumber: 'PH-NONAME', insurerCustomerNumber: 'K2' }));
       await writer.writeCustomer(gdvCustomer({ policyNumber: 'PH-OK', insurerCustomerNumber: 'K3' }));
       await writer.writeContract(gdvContract({ policyNumber: 'PH-OK', insurerCustomerNumber: 'K3' }));
+      // A customer with one contract held elsewhere and one of its own is imported with its own.
+      await writer.writeCustomer(
+        gdvCustomer({ policyNumber: 'PH-HELD-2', name1: 'Teils', insurerCustomerNumber: 'K4' }),
+      );
+      await writer.writeContract(gdvContract({ policyNumber: 'PH-HELD-2', insurerCustomerNumber: 'K4' }));
+      await writer.writeCustomer(
+        gdvCustomer({ policyNumber: 'PH-OWN-4', name1: 'Teils', insurerCustomerNumber: 'K4' }),
+      );
+      await writer.writeContract(gdvContract({ policyNumber: 'PH-OWN-4', insurerCustomerNumber: 'K4' }));
     });
     const id = await recordWithoutEnqueueing(gdv, { fileType: 'GDV', vuNumbers: ['9999'], broker: 'V1000' });
     await statusReaches(id, 'processed');
@@ -445,18 +456,34 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
         message: 'The customer on line 8 is a natural person without a last name',
       },
       {
-        stage: 'contractsPrepared',
-        line: 10,
-        message: 'Contract PH-NONAME was not imported because its customer was rejected',
+        stage: 'customersPrepared',
+        line: 4,
+        message: 'The customer on line 4 was not imported: each of its contracts is held by another broker',
       },
       {
         stage: 'contractsPrepared',
         line: 6,
         message: 'Contract PH-HELD of insurer 9999 is held by another broker',
       },
+      {
+        stage: 'contractsPrepared',
+        line: 18,
+        message: 'Contract PH-HELD-2 of insurer 9999 is held by another broker',
+      },
+      {
+        stage: 'contractsPrepared',
+        line: 10,
+        message: 'Contract PH-NONAME was not imported because its customer was rejected',
+      },
     ]);
-    expect(counts).toMatchObject({ customersRejected: 1, contractsUnlinked: 2, contractsWritten: 1 });
-    expect(await amountOfRecords(id)).toBe(1);
+    expect(counts).toMatchObject({ customersRejected: 2, contractsUnlinked: 3, contractsWritten: 2 });
+    expect(await amountOfRecords(id)).toBe(2);
+    // The customer of the held contract is not created for V1000 (it would have no contract there).
+    const names = (await inventoryOf('V1000', 'kunde:9999:%')).customers.map(
+      (row: { last_name: string }) => row.last_name,
+    );
+    expect(names).toContain('Teils');
+    expect(names).not.toContain('Anders');
     expect((await inventoryOf('V1001', 'csv:7')).contracts).toEqual([
       { policy_number: 'PH-HELD', vu_number: '9999', line_of_business: '040', net_premium_cents: null },
     ]);
@@ -464,7 +491,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       (await inventoryOf('V1000', 'kunde:9999:K%')).contracts.map(
         (row: { policy_number: string }) => row.policy_number,
       ),
-    ).toEqual(['PH-OK']);
+    ).toEqual(['PH-OK', 'PH-OWN-4']);
   });
 
   it('archives a processed import once the retention period has passed: the file goes, the process stays', async () => {

@@ -20,7 +20,13 @@ const LINK = `
            WHERE c.process_id = $1) link
    WHERE mc.process_id = $1 AND mc.seq = link.seq`;
 
+// The first rule that applies names the reason: another broker's contract says so even when its customer was
+// rejected for that very reason.
 const RULES: RejectionRule[] = [
+  {
+    reason: `'Contract ' || c.policy_number || ' of insurer ' || c.vu_number || ' is held by another broker'`,
+    where: `EXISTS (SELECT 1 FROM broker.contract k WHERE k.id = c.existing_contract_id AND k.broker_id <> p.broker_id)`,
+  },
   {
     reason: `'Contract ' || c.policy_number || ' was not imported because its customer was rejected'`,
     where: `c.customer_id IS NULL`,
@@ -28,10 +34,6 @@ const RULES: RejectionRule[] = [
   {
     reason: `'Contract ' || c.policy_number || ' is of insurer ' || c.vu_number || ', which is not a known company'`,
     where: `c.company_id IS NULL`,
-  },
-  {
-    reason: `'Contract ' || c.policy_number || ' of insurer ' || c.vu_number || ' is held by another broker'`,
-    where: `EXISTS (SELECT 1 FROM broker.contract k WHERE k.id = c.existing_contract_id AND k.broker_id <> p.broker_id)`,
   },
 ];
 

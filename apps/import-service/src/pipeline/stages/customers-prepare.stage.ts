@@ -21,6 +21,21 @@ const NORMALISED_CONTACTS = `(
            WHERE value IS NOT NULL AND value <> ''
            ORDER BY type, lower(value), context NULLS LAST) normalised)`;
 
+/**
+ * The customers of the import ($1) with contracts that passed validation, every one of them an inventory contract
+ * of another broker (same tenant, company and policy number). One grouped pass over the import's contracts.
+ */
+const HELD_ELSEWHERE_ONLY = `
+  SELECT s.customer_key
+    FROM "import".staged_contract s
+    JOIN "import".import_process ip ON ip.id = s.process_id
+    LEFT JOIN broker.company co ON co.tenant_id = ip.tenant_id AND co.vu_number = s.vu_number
+    LEFT JOIN broker.contract k
+      ON k.tenant_id = ip.tenant_id AND k.company_id = co.id AND k.policy_number = s.policy_number
+   WHERE s.process_id = $1 AND s.rejected_reason IS NULL
+   GROUP BY s.customer_key
+  HAVING bool_and(coalesce(k.broker_id <> ip.broker_id, false))`;
+
 const RULES: RejectionRule[] = [
   {
     reason: `'The customer on line ' || c.line || ' is a natural person without a last name'`,
@@ -34,11 +49,17 @@ const RULES: RejectionRule[] = [
     reason: `'The customer on line ' || c.line || ' has the country "' || c.country || '", which is not an ISO 3166 code'`,
     where: `c.country !~ '^[A-Z]{2}$'`,
   },
+  {
+    // Written anyway, it would be a customer of the importing broker without any of its contracts.
+    reason: `'The customer on line ' || c.line || ' was not imported: each of its contracts is held by another broker'`,
+    where: `c.customer_key IN (${HELD_ELSEWHERE_ONLY})`,
+  },
 ];
 
 /**
  * customersParsed → customersPrepared: names, addresses and contact entries normalised in place; a customer
- * that cannot be written to the inventory is rejected with its reason (its contracts follow it later).
+ * that cannot be written to the inventory, or all of whose contracts another broker holds, is rejected with its
+ * reason (its contracts follow it later).
  */
 @Injectable()
 export class CustomersPrepareStage extends SqlStage {
