@@ -139,6 +139,27 @@ describe('readCsvImport', () => {
     ]);
   });
 
+  it('reports other quote errors at their own lines, and the rows an unclosed quote took along', async () => {
+    const events = await read(
+      'kundennummer;vu_nummer;sparte;vertragsnummer;nachname\n' +
+        '1;9999;040;A-1;Muster\n' +
+        '2;9999;040;A-2;"Mus"ter\n' +
+        '3;9999;040;A-3;Muster\n' +
+        '4;9999;040;A-4;"x"y\n' +
+        '5;9999;040;A-5;Muster\n',
+    );
+    const contracts = events.flatMap((event) => (event.kind === 'contract' ? [event.contract] : []));
+    expect(contracts.map((contract) => contract.policyNumber)).toEqual(['A-1']);
+    expect(
+      events.flatMap((event) => (event.kind === 'rejected' ? [[event.line, event.message]] : [])),
+    ).toEqual([
+      [3, expect.stringMatching(/^Invalid Closing Quote: /)],
+      [3, 'A quote opened on this line is never closed: lines 3-6 could not be read'],
+      [5, expect.stringMatching(/^Invalid Closing Quote: /)],
+      [5, expect.stringMatching(/^Invalid Closing Quote: /)],
+    ]);
+  });
+
   it('takes an ISO 3166-1 alpha-2 country in any case and rejects a row naming the country otherwise', async () => {
     const events = await read(
       'kundennummer;nachname;land;vu_nummer;sparte;vertragsnummer\n' +

@@ -192,11 +192,17 @@ async function* normaliseLineBreaks(text: AsyncIterable<string>): AsyncIterable<
   if (pendingCr) yield '\n';
 }
 
+/** The line a row starts on: csv-parse reports where it ends. */
+function startLine(row: Row, endLine: number): number {
+  const breaks = Object.values(row).reduce((count, value) => count + (value?.split('\n').length ?? 1) - 1, 0);
+  return endLine - breaks;
+}
+
 /**
- * The line a record starts on: csv-parse reports the line it ends on, and its raw text (line breaks normalised),
- * which begins with the blank lines skipped before it and ends with its own line break.
+ * The line a quote that is never closed opens on: csv-parse reports the end of the file, and the raw text it read
+ * since the record began (line breaks normalised, blank lines skipped before it first).
  */
-function startLine(raw: string, endLine: number): number {
+function unclosedQuoteLine(raw: string, endLine: number): number {
   let breaks = 0;
   const first = raw.search(/\S/);
   for (let at = raw.indexOf('\n', first); at >= 0 && at < raw.length - 1; at = raw.indexOf('\n', at + 1))
@@ -254,13 +260,14 @@ export async function* readCsvImport(source: AsyncIterable<Uint8Array>): AsyncGe
   let tooLong: CsvFormatError | undefined;
   parser.on('skip', (error: CsvError & { lines?: number; raw?: string }) => {
     const endLine = error.lines ?? 0;
-    const line = startLine(error.raw ?? '', endLine);
+    // Only for an unclosed quote: after other quote errors csv-parse's raw text runs on from an earlier record.
+    const line =
+      error.code === 'CSV_QUOTE_NOT_CLOSED' ? unclosedQuoteLine(error.raw ?? '', endLine) : endLine;
     if (error.code === 'CSV_MAX_RECORD_SIZE') tooLong ??= recordTooLong(line);
     else if (!tooLong) skipped.push({ line, message: skipReason(error, line, endLine) });
   });
-  type ParsedRecord = { record: Row; info: { lines: number }; raw: string };
-  for await (const { record, info, raw } of parser as AsyncIterable<ParsedRecord>) {
-    const line = startLine(raw, info.lines);
+  for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>) {
+    const line = startLine(record, info.lines);
     yield* rejectionsBefore(line);
     yield* rowEvents(record, line);
   }
