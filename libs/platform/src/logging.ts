@@ -168,10 +168,20 @@ export class ProcessLogger {
   async close(): Promise<void> {
     const stdout = this.stdout;
     if (!stdout) return;
+    // A line logged while the stream closes would throw; there is nothing left to log by now.
+    this.root.level = 'silent';
     await new Promise<void>((resolve) => {
       stdout.once('close', resolve).once('error', resolve);
       stdout.end();
     });
+  }
+
+  /**
+   * Gives up the lines still waiting, for a shutdown that ran out of time: with a stalled reader pino's flush at
+   * exit would wait for it for ever.
+   */
+  abandon(): void {
+    this.stdout?.destroy();
   }
 }
 

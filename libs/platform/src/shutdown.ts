@@ -14,6 +14,7 @@ export function exitCleanlyOnSignals(app: INestApplicationContext, timeoutMs: nu
     logger.log(`${signal} received, shutting down`);
     setTimeout(() => {
       logger.error(`Shutdown took longer than ${timeoutMs} ms, exiting`);
+      app.get(ProcessLogger, { strict: false }).abandon();
       process.exit(1);
     }, timeoutMs).unref();
     app

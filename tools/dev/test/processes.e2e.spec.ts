@@ -3,6 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from '../src/suite.js';
+import { waitFor } from '@broker/testing';
 import { runScript, startProcess } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
@@ -60,6 +61,32 @@ describe.each(suite.map((entry) => [entry.name, entry] as const))('%s process', 
       .split('\n')
       .map((line) => (JSON.parse(line) as { req?: { id?: string } }).req?.id);
     expect(ids.filter((id) => id?.startsWith('stalled-'))).toHaveLength(60);
+  });
+
+  it('exits 1 once its shutdown timeout has passed while nothing reads its log', async () => {
+    const running = await startProcess(entry.script, { ...env, SHUTDOWN_TIMEOUT_MS: '1500' });
+    const stalled = running.stallOutput();
+    const padding = 'x'.repeat(10_000);
+    await Promise.all(
+      Array.from({ length: 60 }, () =>
+        fetch(`${running.baseUrl}/not-here`, { headers: { 'X-Padding': padding } }).then((answer) =>
+          answer.text(),
+        ),
+      ),
+    );
+    const terminated = running.terminate();
+    try {
+      // Exited while its log is still unread: the shutdown gave up the waiting lines.
+      await waitFor(
+        () => (running.exitCode() === null ? undefined : true),
+        10_000,
+        () => 'still running',
+      );
+      expect(running.exitCode()).toBe(1);
+    } finally {
+      stalled.resume();
+    }
+    expect(await terminated).toBe(1);
   });
 
   it.each([

@@ -40,6 +40,8 @@ export interface RunningProcess {
   output(): string;
   /** Stops reading the process's stdout (its pipe fills up, as with a stalled log shipper) until `resume` is called. */
   stallOutput(): { resume(): void };
+  /** The exit code once the process has exited, else null. */
+  exitCode(): number | null;
   /** Sends SIGTERM and resolves with the exit code. */
   terminate(): Promise<number | null>;
 }
@@ -75,7 +77,7 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
     child.stdout.pause();
     return { resume: () => child.stdout.resume() };
   };
-  return { baseUrl, output: () => output, stallOutput, terminate };
+  return { baseUrl, output: () => output, stallOutput, exitCode: () => child.exitCode, terminate };
 }
 
 /** Starts several processes at once; if one fails to start, the others are stopped before the error is passed on. */
