@@ -8,7 +8,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { classifyClientFault, type ClientFaultRenderer, serverFaultPage } from '@broker/errors';
 import { NestLogger, ProcessLogger } from './logging.js';
-import { instrumentHttpApp } from './metrics.js';
+import { instrumentHttpApp, ProcessMetrics } from './metrics.js';
 import { AREA_ERROR_BODY } from './platform-modules.js';
 import { createOpenApiDocument, type OpenApiSettings } from './openapi.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
@@ -115,7 +115,11 @@ async function createFastifyApp(rootModule: object, settings: HttpAppSettings): 
     label(request, reply);
     done();
   });
-  refuseUnroutable = unroutableRequestHandler(app.get<ClientFaultRenderer>(AREA_ERROR_BODY), label);
+  refuseUnroutable = unroutableRequestHandler(
+    app.get<ClientFaultRenderer>(AREA_ERROR_BODY),
+    label,
+    app.get(ProcessMetrics),
+  );
   instrumentHttpApp(app, 'fastify');
   const fastify = adapter.getInstance();
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -138,14 +142,18 @@ type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, repl
 
 /**
  * A request Fastify refuses before routing it (a path that is not valid percent-encoding) gets its request id, its
- * log line and the area's error body, as any other refused request.
+ * log line, the area's error body and its count in the metrics (no hook sees it), as any other refused request.
  */
 function unroutableRequestHandler(
   renderClientFault: ClientFaultRenderer,
   label: (request: FastifyRequest, reply: FastifyReply) => void,
+  metrics: ProcessMetrics,
 ): FrameworkErrorHandler {
   return (error, request, reply) => {
     label(request, reply);
+    reply.raw.once('finish', () =>
+      metrics.observeRequest(request.method, undefined, reply.statusCode, reply.elapsedTime / 1000),
+    );
     const exception = new HttpException(error.message, error.statusCode ?? 500, { cause: error });
     const fault = classifyClientFault(exception, {
       method: request.method,

@@ -65,6 +65,7 @@ describe.each<HttpPlatform>(['express', 'fastify'])('Prometheus metrics on %s', 
       .set('Content-Type', 'application/json')
       .send('{"broken": ')
       .expect(400);
+    await request(server).get('/things/%zz').expect(400);
 
     const response = await request(server).get(METRICS_PATH).expect(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -74,6 +75,7 @@ describe.each<HttpPlatform>(['express', 'fastify'])('Prometheus metrics on %s', 
     expect(sample(exposition, 'http_requests_total', { ...route, status: '404' })).toBe(1);
     expect(sample(exposition, 'http_requests_total', { route: 'unmatched', status: '404' })).toBe(1);
     expect(sample(exposition, 'http_requests_total', { method: 'POST', status: '400' })).toBe(1);
+    expect(sample(exposition, 'http_requests_total', { method: 'GET', status: '400' })).toBe(1);
     expect(sample(exposition, 'http_request_duration_seconds_count', { ...route, status: '200' })).toBe(2);
     expect(
       sample(exposition, 'http_request_duration_seconds_bucket', { ...route, status: '200', le: '+Inf' }),
