@@ -1,12 +1,11 @@
-import { Controller, Get, Module } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { apiErrorBody } from '@broker/errors';
 import { createTestDatabase, type TestDatabase } from '@broker/testing';
 import { createHttpApp } from './http-app.js';
-import { PlatformModule } from './platform-modules.js';
+import { platformTestModule } from '../test/platform-test-module.js';
 
 let releaseSlowRequest: () => void = () => undefined;
 
@@ -26,19 +25,9 @@ describe('closing an app (what SIGTERM triggers)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    @Module({
-      imports: [
-        PlatformModule.forRoot({
-          service: 'shutdown-test',
-          logLevel: 'silent',
-          databaseUrl: database.url,
-          errorBody: apiErrorBody,
-        }),
-      ],
-      controllers: [SlowController],
-    })
-    class TestModule {}
-    app = await createHttpApp(TestModule);
+    app = await createHttpApp(
+      platformTestModule({ service: 'shutdown-test', databaseUrl: database.url }, [SlowController]),
+    );
     await app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${((app.getHttpServer() as Server).address() as AddressInfo).port}`;
   });

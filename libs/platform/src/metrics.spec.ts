@@ -1,12 +1,11 @@
-import { Controller, Get, Module, NotFoundException, Param } from '@nestjs/common';
+import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { apiErrorBody } from '@broker/errors';
 import { createTestDatabase, type TestDatabase } from '@broker/testing';
 import { createHttpApp, type HttpPlatform } from './http-app.js';
 import { METRICS_PATH } from './metrics.js';
-import { PlatformModule } from './platform-modules.js';
+import { platformTestModule } from '../test/platform-test-module.js';
 
 @Controller('things')
 class ThingsController {
@@ -35,19 +34,10 @@ describe.each<HttpPlatform>(['express', 'fastify'])('Prometheus metrics on %s', 
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    @Module({
-      imports: [
-        PlatformModule.forRoot({
-          service: 'metrics-test',
-          logLevel: 'silent',
-          databaseUrl: database.url,
-          errorBody: apiErrorBody,
-        }),
-      ],
-      controllers: [ThingsController],
-    })
-    class TestModule {}
-    app = await createHttpApp(TestModule, { platform });
+    app = await createHttpApp(
+      platformTestModule({ service: 'metrics-test', databaseUrl: database.url }, [ThingsController]),
+      { platform },
+    );
   });
   afterAll(async () => {
     await app?.close();

@@ -1,11 +1,10 @@
-import { Controller, Get, Logger, Module, Param } from '@nestjs/common';
+import { Controller, Get, Logger, Param } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { apiErrorBody } from '@broker/errors';
 import { createTestDatabase, type TestDatabase } from '@broker/testing';
 import { createHttpApp, type HttpPlatform } from './http-app.js';
-import { PlatformModule } from './platform-modules.js';
+import { platformTestModule } from '../test/platform-test-module.js';
 
 interface LogLine {
   level: number;
@@ -46,20 +45,13 @@ describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platfo
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    @Module({
-      imports: [
-        PlatformModule.forRoot({
-          service: 'log-test',
-          logLevel: 'info',
-          databaseUrl: database.url,
-          errorBody: apiErrorBody,
-          logOutput: { write: (line: string) => lines.push(line) },
-        }),
-      ],
-      controllers: [ThingsController],
-    })
-    class TestModule {}
-    app = await createHttpApp(TestModule, { platform });
+    const logOutput = { write: (line: string) => lines.push(line) };
+    app = await createHttpApp(
+      platformTestModule({ service: 'log-test', logLevel: 'info', databaseUrl: database.url, logOutput }, [
+        ThingsController,
+      ]),
+      { platform },
+    );
     server = app.getHttpServer() as App;
   });
   afterAll(async () => {
