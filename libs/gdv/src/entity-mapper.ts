@@ -3,7 +3,7 @@ import type { ImportContract, ImportEntityEvent } from './entities.js';
 import { type GdvEvent, type GdvWarning, rejection, warning } from './events.js';
 import { VERTRAGSTEIL_1 } from './layout.js';
 import { isPolicyholder, mapPerson, personKey, POLICYHOLDER_ROLE } from './person-mapping.js';
-import { type GdvReadOptions, type GdvSource, readGdv } from './reader.js';
+import { type GdvReadOptions, type GdvSource, readGdvBatches } from './reader.js';
 import { type GdvRecord, linesOf, partOf } from './records.js';
 import { PartReader } from './part-reader.js';
 
@@ -14,18 +14,25 @@ export type ImportEvent = GdvEvent | ImportEntityEvent;
  * Adresskennzeichen 01) or `party` (other roles) follows its record, and a `contract` follows the last
  * record of its VSNr, so that the 0210 records after the 0200 can contribute their premiums.
  */
-export async function* toImportEntities(events: AsyncIterable<GdvEvent>): AsyncGenerator<ImportEvent> {
-  const mapper = new EntityMapper();
-  for await (const event of events) yield* mapper.accept(event);
-  yield* mapper.finish();
-}
-
-/** `readGdv` and `toImportEntities` in one. */
-export function readImportEntities(
+export async function* readImportEntities(
   source: GdvSource,
   options: GdvReadOptions = {},
 ): AsyncGenerator<ImportEvent> {
-  return toImportEntities(readGdv(source, options));
+  for await (const events of readImportEntityBatches(source, options)) yield* events;
+}
+
+/** `readImportEntities`' events, those of each chunk of the source in one array (see `readGdvBatches`). */
+export async function* readImportEntityBatches(
+  source: GdvSource,
+  options: GdvReadOptions = {},
+): AsyncGenerator<ImportEvent[]> {
+  const mapper = new EntityMapper();
+  for await (const events of readGdvBatches(source, options)) {
+    const mapped: ImportEvent[] = [];
+    for (const event of events) for (const entity of mapper.accept(event)) mapped.push(entity);
+    yield mapped;
+  }
+  yield [...mapper.finish()];
 }
 
 interface Policyholder {

@@ -14,40 +14,30 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /**
- * Splits a byte stream at LF, dropping a CR before it; a last line without a line break counts too. Splitting
- * bytes before decoding is safe in all supported encodings: 0x0A never occurs inside a UTF-8 sequence. Holds
- * at most one line (MAX_LINE_BYTES) besides the current chunk.
+ * Splits a byte stream at LF, chunk by chunk, dropping a CR before it; a last line without a line break counts
+ * too. Splitting bytes before decoding is safe in all supported encodings: 0x0A never occurs inside a UTF-8
+ * sequence. Holds at most one line (MAX_LINE_BYTES) besides the current chunk.
  */
-export async function* splitLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<PhysicalLine> {
-  const collector = new LineCollector();
-  for await (const chunk of chunks) yield* collector.push(asBuffer(chunk));
-  const last = collector.end();
-  if (last) yield last;
-}
-
-function asBuffer(chunk: Uint8Array | string): Buffer {
-  if (typeof chunk === 'string') {
-    throw new TypeError('a GDV source must yield bytes: do not set an encoding on the stream');
-  }
-  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-}
-
-class LineCollector {
+export class LineSplitter {
   private pieces: Buffer[] = [];
   private length = 0;
   private overlong = false;
   private lineNumber = 0;
 
-  *push(chunk: Buffer): Generator<PhysicalLine> {
+  /** The lines the chunk completes; its rest waits for the next chunk. */
+  push(chunk: Buffer): PhysicalLine[] {
+    const lines: PhysicalLine[] = [];
     let start = 0;
     for (let lf = chunk.indexOf(LF); lf !== -1; lf = chunk.indexOf(LF, start)) {
       this.append(chunk.subarray(start, lf));
-      yield this.take();
+      lines.push(this.take());
       start = lf + 1;
     }
     this.append(chunk.subarray(start));
+    return lines;
   }
 
+  /** The last line, when the source did not end with a line break. */
   end(): PhysicalLine | null {
     return this.length > 0 || this.overlong ? this.take() : null;
   }
@@ -74,4 +64,12 @@ class LineCollector {
     this.overlong = false;
     return line;
   }
+}
+
+/** A chunk of a byte source as a Buffer, without copying; a string chunk is a caller's mistake. */
+export function asBuffer(chunk: Uint8Array | string): Buffer {
+  if (typeof chunk === 'string') {
+    throw new TypeError('a GDV source must yield bytes: do not set an encoding on the stream');
+  }
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }

@@ -1,4 +1,6 @@
 import {
+  chunked,
+  collect,
   contract,
   customer,
   fileLines,
@@ -10,8 +12,10 @@ import {
   VORSATZ,
   writeFile,
 } from '../test/fixtures.js';
+import { DETECTION_PREFIX_BYTES } from './encoding.js';
 import type { GdvEvent } from './events.js';
 import { MAX_LINE_BYTES } from './physical-lines.js';
+import { readGdvBatches } from './reader.js';
 
 const recordsOf = (events: GdvEvent[]) => ofKind(events, 'record').map((event) => event.record);
 const problemsOf = (events: GdvEvent[]) =>
@@ -166,6 +170,23 @@ describe('line handling', () => {
     const file = await singleContractFile({ lineEnding: 'crlf', encoding: 'utf-8' });
     const whole = await readAll(file, {}, file.length);
     for (const chunkSize of [1, 2, 7, 255, 257]) expect(await readAll(file, {}, chunkSize)).toEqual(whole);
+  });
+
+  it('hands over the events of a chunk together: one array per chunk after the first 64 KiB', async () => {
+    const file = await writeFile(async (writer) => {
+      await writer.startPackage(VORSATZ);
+      for (let n = 0; n < 200; n++) await writer.writeContract(contract({ policyNumber: `HP${n}` }));
+      await writer.endPackage();
+    });
+    const chunkSize = 4096;
+    expect(file.length).toBeGreaterThan(DETECTION_PREFIX_BYTES + 10 * chunkSize);
+    const batches = await collect(readGdvBatches(chunked(file, chunkSize)));
+    const chunksAfterHead = Math.ceil((file.length - DETECTION_PREFIX_BYTES) / chunkSize);
+    // The head's chunks, each later chunk that completes a line, and the end.
+    expect(batches.length).toBeLessThanOrEqual(1 + chunksAfterHead + 1);
+    expect(batches.length).toBeGreaterThan(chunksAfterHead / 2);
+    expect(batches.flat()).toEqual(await readAll(file, {}, chunkSize));
+    expect(ofKind(batches.flat(), 'record')).toHaveLength(400); // a 0200 and a 0210 each
   });
 
   it('rejects lines that are too long, lack a Satzart or a required part number', async () => {

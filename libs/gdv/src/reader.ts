@@ -8,7 +8,7 @@ import {
 import { type GdvEvent, rejection, warning } from './events.js';
 import { field, KEY, RECORD_LENGTH } from './layout.js';
 import { PackageAssembler } from './package-assembler.js';
-import { MAX_LINE_BYTES, type PhysicalLine, splitLines } from './physical-lines.js';
+import { asBuffer, LineSplitter, MAX_LINE_BYTES, type PhysicalLine } from './physical-lines.js';
 import { toTeildatensatz } from './records.js';
 
 /** Bytes of a GDV file: a `Readable` (without an encoding set) or any async iterable of byte chunks. */
@@ -26,21 +26,56 @@ const PART_NUMBER_REQUIRED = new Set(['0001', '0100', '0200']);
  * Reads a GDV file as a stream of events: the encoding used, then per package `package-start`, its records
  * and `package-end` with the Nachsatz checks, with `warning` and `rejected` events where they arise. Memory
  * stays bounded: the encoding detection buffers at most DETECTION_PREFIX_BYTES, and after that the reader
- * holds one line and one record at a time.
+ * holds one chunk's events, one line and one record at a time.
  */
 export async function* readGdv(source: GdvSource, options: GdvReadOptions = {}): AsyncGenerator<GdvEvent> {
+  for await (const events of readGdvBatches(source, options)) yield* events;
+}
+
+/**
+ * `readGdv`'s events, those of each chunk of the source in one array: a chunk is decoded synchronously, so a
+ * consumer of large files pays for one asynchronous step per chunk instead of one per event.
+ */
+export async function* readGdvBatches(
+  source: GdvSource,
+  options: GdvReadOptions = {},
+): AsyncGenerator<GdvEvent[]> {
   const chunks = source[Symbol.asyncIterator]();
   try {
     const head = await readHead(chunks);
     const choice = chooseEncoding(head, options.encoding);
-    yield* encodingEvents(choice);
-    const assembler = new PackageAssembler();
-    for await (const line of splitLines(replay(head, chunks))) {
-      yield* processLine(line, choice.encoding, assembler);
+    const decoder = new ChunkDecoder(choice.encoding);
+    yield [...encodingEvents(choice), ...head.chunks.flatMap((chunk) => decoder.push(chunk))];
+    if (!head.complete) {
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        const events = decoder.push(next.value);
+        if (events.length > 0) yield events;
+      }
     }
-    yield* assembler.finish();
+    yield decoder.end();
   } finally {
     await chunks.return?.();
+  }
+}
+
+/** Lines to records and packages, one chunk of bytes at a time. */
+class ChunkDecoder {
+  private readonly lines = new LineSplitter();
+  private readonly assembler = new PackageAssembler();
+
+  constructor(private readonly encoding: GdvEncoding) {}
+
+  push(chunk: Uint8Array): GdvEvent[] {
+    const events: GdvEvent[] = [];
+    for (const line of this.lines.push(asBuffer(chunk))) {
+      for (const event of processLine(line, this.encoding, this.assembler)) events.push(event);
+    }
+    return events;
+  }
+
+  end(): GdvEvent[] {
+    const last = this.lines.end();
+    return [...(last ? processLine(last, this.encoding, this.assembler) : []), ...this.assembler.finish()];
   }
 }
 
@@ -60,12 +95,6 @@ async function readHead(chunks: AsyncIterator<Uint8Array>): Promise<Head> {
     head.bytes += next.value.byteLength;
   }
   return head;
-}
-
-async function* replay(head: Head, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
-  yield* head.chunks;
-  if (head.complete) return;
-  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }
 
 type EncodingChoice = EncodingDetection & { detected: boolean };

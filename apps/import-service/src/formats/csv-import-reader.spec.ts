@@ -17,7 +17,7 @@ async function read(
   for (let offset = 0; offset < bytes.length; offset += chunkSize) {
     chunks.push(bytes.subarray(offset, offset + chunkSize));
   }
-  for await (const event of readCsvImport(Readable.from(chunks))) events.push(event);
+  for await (const batch of readCsvImport(Readable.from(chunks))) events.push(...batch);
   return events;
 }
 
@@ -207,7 +207,8 @@ describe('readCsvImport', () => {
     failing.push(Buffer.from(`${HEADER}\n4711;frau;Julia;Müller;;;;;;9999;040;PH-1;aktiv;;;;\n`));
     setTimeout(() => failing.destroy(new Error('disk read failed')), 20);
     const consume = async () => {
-      for await (const event of readCsvImport(failing)) expect(event.kind).not.toBe('rejected');
+      for await (const batch of readCsvImport(failing))
+        expect(batch.map((event) => event.kind)).not.toContain('rejected');
     };
     await expect(consume()).rejects.toThrow('disk read failed');
   });

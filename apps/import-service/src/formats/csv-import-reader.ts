@@ -220,10 +220,13 @@ function skipReason(error: CsvError, line: number, endLine: number): string {
 
 /**
  * Streams a CSV import file: one customer and one contract per row (the pipeline merges customers by key),
- * and a rejection with its line for each row that cannot be read; the other rows go on. Encoding (UTF-8 with
+ * and a rejection with its line for each row that cannot be read; the other rows go on. Yields the events of
+ * each row together, with the rejections of rows before it. Encoding (UTF-8 with
  * or without BOM, else CP1252/ISO-8859-1) and delimiter (`;` or `,`) are detected from the first bytes.
  */
-export async function* readCsvImport(source: AsyncIterable<Uint8Array>): AsyncGenerator<ImportedEntityEvent> {
+export async function* readCsvImport(
+  source: AsyncIterable<Uint8Array>,
+): AsyncGenerator<ImportedEntityEvent[]> {
   const { prefix, complete, all } = await peek(source);
   const encoding = detectEncoding(prefix, complete).encoding;
   const firstLine = decodeBytes(
@@ -268,10 +271,9 @@ export async function* readCsvImport(source: AsyncIterable<Uint8Array>): AsyncGe
   });
   for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>) {
     const line = startLine(record, info.lines);
-    yield* rejectionsBefore(line);
-    yield* rowEvents(record, line);
+    yield [...rejectionsBefore(line), ...rowEvents(record, line)];
   }
-  yield* rejectionsBefore(Number.POSITIVE_INFINITY);
+  yield rejectionsBefore(Number.POSITIVE_INFINITY);
   if (tooLong) throw tooLong;
 }
 

@@ -1,4 +1,9 @@
-import { type ImportContract, type ImportEvent, type ImportPerson, readImportEntities } from '@broker/gdv';
+import {
+  type ImportContract,
+  type ImportEvent,
+  type ImportPerson,
+  readImportEntityBatches,
+} from '@broker/gdv';
 import type { ImportedContract, ImportedCustomer, ImportedEntityEvent } from './imported-entities.js';
 
 const CONTACT_TYPES = { email: 'email', telefon: 'telefon', mobil: 'mobil', telefax: 'fax' } as const;
@@ -73,7 +78,9 @@ function toImported(event: ImportEvent): ImportedEntityEvent[] {
   }
 }
 
-/** A GDV file as the import's customers and contracts. */
-export async function* readGdvImport(source: AsyncIterable<Uint8Array>): AsyncGenerator<ImportedEntityEvent> {
-  for await (const event of readImportEntities(source)) yield* toImported(event);
+/** A GDV file as the import's customers and contracts, those of each chunk of the file in one array. */
+export async function* readGdvImport(
+  source: AsyncIterable<Uint8Array>,
+): AsyncGenerator<ImportedEntityEvent[]> {
+  for await (const events of readImportEntityBatches(source)) yield events.flatMap(toImported);
 }

@@ -91,8 +91,8 @@ export class ImportStage implements StageHandler {
     };
     let unreadable: string | undefined;
     try {
-      for await (const event of this.entitiesOf(process)) {
-        this.add(batch, storable(event), counts);
+      for await (const events of this.entitiesOf(process)) {
+        for (const event of events) this.add(batch, storable(event), counts);
         if (batch.customers.length + batch.contracts.length + batch.issues.length >= BATCH_SIZE) {
           await write(batch);
           batch = emptyBatch();
@@ -126,7 +126,8 @@ export class ImportStage implements StageHandler {
     }
   }
 
-  private async *entitiesOf(process: ImportProcessRecord): AsyncGenerator<ImportedEntityEvent> {
+  /** The file's events, a chunk's or a CSV row's at a time. */
+  private async *entitiesOf(process: ImportProcessRecord): AsyncGenerator<ImportedEntityEvent[]> {
     const file = this.storage.read(process.storageKey);
     const content = file as AsyncIterable<Uint8Array>;
     try {
