@@ -2,14 +2,14 @@ import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { parseConfig } from '@broker/config';
 import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
-import { type ContractInput, type CustomerInput, GdvWriter } from '@broker/gdv';
+import type { ContractInput, CustomerInput } from '@broker/gdv';
 import { createHttpApp } from '@broker/platform';
 import {
   createImportTestEnvironment,
@@ -18,6 +18,7 @@ import {
   importPipelineTestEnv,
   type ImportTestEnvironment,
   insertBrokerFixture,
+  writeGdvFile,
   type TestDatabase,
   type TestRedisNamespace,
   waitFor,
@@ -61,30 +62,6 @@ const gdvContract = (overrides: Partial<ContractInput>): ContractInput => ({
   insurerCustomerNumber: 'K1',
   ...overrides,
 });
-
-/** A one-package GDV file of insurer 9999 with the records `write` adds. */
-async function gdvFile(write: (writer: GdvWriter) => Promise<void>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(chunk);
-      done();
-    },
-  });
-  const writer = new GdvWriter(sink);
-  await writer.startPackage({
-    vuNumber: '9999',
-    sender: 'Test Versicherung AG',
-    recipient: 'Makler',
-    periodFrom: '2026-01-01',
-    periodTo: '2026-01-31',
-    broker: '1803012',
-  });
-  await write(writer);
-  await writer.endPackage();
-  await writer.end();
-  return Buffer.concat(chunks);
-}
 
 /** Every status of the spec up to processed, in order. */
 const THROUGH_PROCESSED = IMPORT_PIPELINE_STATUSES.slice(
@@ -423,7 +400,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       { broker: 'V1001' },
     );
     await statusReaches(held, 'processed');
-    const gdv = await gdvFile(async (writer) => {
+    const gdv = await writeGdvFile(async (writer) => {
       await writer.writeCustomer(gdvCustomer({ policyNumber: 'PH-HELD', name1: 'Anders' }));
       await writer.writeContract(gdvContract({ policyNumber: 'PH-HELD' }));
       await writer.writeCustomer(
@@ -591,7 +568,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
   });
 
   it('rejects a GDV record holding a NUL byte and a line of every byte value as bad data, importing the rest', async () => {
-    const gdv = await gdvFile(async (writer) => {
+    const gdv = await writeGdvFile(async (writer) => {
       await writer.writeCustomer(gdvCustomer({ policyNumber: 'PH-NUL-A', insurerCustomerNumber: 'N1' }));
       await writer.writeContract(gdvContract({ policyNumber: 'PH-NUL-A', insurerCustomerNumber: 'N1' }));
       await writer.writeCustomer(

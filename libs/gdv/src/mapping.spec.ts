@@ -126,6 +126,18 @@ describe('customers from 0100', () => {
     });
   });
 
+  it.each([
+    ['D', 'DE'],
+    ['UK', 'GB'],
+    ['RUS', 'RU'],
+    ['NMK', 'MK'],
+    ['RCH', 'CL'],
+    ['XYZ', null],
+  ])('reads the Länderkennzeichen %s as country %s', async (countryCode, country) => {
+    const events = await importOne({ countryCode });
+    expect(ofKind(events, 'customer')[0]?.customer.address).toMatchObject({ countryCode, country });
+  });
+
   it('returns null with a warning for unknown codes and impossible dates', async () => {
     const events = await importEdited((lines) => {
       lines[3] = setCharacter(setCharacter(lines[3] ?? '', 43, '9'), 255, '3');

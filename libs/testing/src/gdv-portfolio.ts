@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { GdvWriter } from '@broker/gdv';
 
 export interface GdvPortfolioOptions {
@@ -87,4 +87,28 @@ export async function writeGdvPortfolio(out: Writable, options: GdvPortfolioOpti
   }
   await writer.endPackage();
   await writer.end();
+}
+
+/** A one-package GDV file of insurer 9999 (broker 1803012, January 2026) with the records `write` adds. */
+export async function writeGdvFile(write: (writer: GdvWriter) => Promise<void>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  const writer = new GdvWriter(sink);
+  await writer.startPackage({
+    vuNumber: '9999',
+    sender: 'Test Versicherung AG',
+    recipient: 'Makler',
+    periodFrom: '2026-01-01',
+    periodTo: '2026-01-31',
+    broker: '1803012',
+  });
+  await write(writer);
+  await writer.endPackage();
+  await writer.end();
+  return Buffer.concat(chunks);
 }
