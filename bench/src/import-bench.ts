@@ -116,19 +116,18 @@ async function copyBaseline(db: Client): Promise<number> {
 
 /**
  * What keeping the imported customers searchable costs at the least: their search documents and index entries
- * written in one set-based pass (`broker.customer_search_refresh` of all of them at once, as after a bulk load),
- * where the import's triggers write them once per statement that changes customers, addresses or contacts. Run
- * in a transaction that is rolled back, so the database stays as the import left it. The COPY baseline loads
- * tables without triggers, so this cost is not in it. The vocabulary keeps its words, which makes the pass
- * cheaper than for words never seen: a floor, not an estimate.
+ * written by the schema's bulk path, `broker.customer_search_rebuild()` (the tables emptied, the entries inserted
+ * without their indexes, the indexes built afterwards, statistics refreshed), which no import into a live table
+ * can use (it locks and rewrites the whole index). The bench database holds the imported customers and the few of
+ * the fixture. The import's triggers write the entries incrementally instead, once per statement that changes
+ * customers, addresses or contacts. Run in a transaction that is rolled back, so the database stays as the import
+ * left it. The COPY baseline loads tables without triggers, so this cost is not in it.
  */
 async function searchIndexFloor(db: Client): Promise<number> {
   await db.query('BEGIN');
   try {
-    // Emptied by TRUNCATE, which leaves no dead index entries to step over (and is undone by the rollback).
-    await db.query('TRUNCATE broker.customer_search, broker.customer_search_word');
     const started = process.hrtime.bigint();
-    await db.query('SELECT broker.customer_search_refresh(ARRAY(SELECT id FROM broker.customer))');
+    await db.query('SELECT broker.customer_search_rebuild()');
     return Number(process.hrtime.bigint() - started) / 1e9;
   } finally {
     await db.query('ROLLBACK');
@@ -231,16 +230,19 @@ function report(results: RunResult[]): string {
 }
 
 /**
- * Half the COPY rate leaves twice the COPY time from the start of the upload to processed; the upload and the
- * search index of the imported customers alone (both measured above) are a floor no pipeline gets under.
+ * Half the COPY rate leaves twice the COPY time from the start of the upload to processed. The status pipeline
+ * runs its work one step after another (the file is received once uploaded, customers are written before
+ * contracts), so the upload, writing the rows at COPY's own speed and the bulk build of their search index (all
+ * measured above) add up to a floor for an import whose customers are searchable when it is processed.
  */
 function floorLine(result: RunResult): string {
   const budget = 2 * result.copySeconds;
-  const floor = result.uploadSeconds + result.searchIndexSeconds;
+  const floor = result.uploadSeconds + result.copySeconds + result.searchIndexSeconds;
   return (
-    `half the COPY rate allows ${seconds(budget)} s end to end; the upload (${seconds(result.uploadSeconds)} s) and ` +
-    `one set-based pass of the search index (${seconds(result.searchIndexSeconds)} s) alone take ${seconds(floor)} s ` +
-    `(${Math.round((100 * floor) / budget)} % of it), before the file is decoded or a row is written`
+    `half the COPY rate allows ${seconds(budget)} s end to end; the upload (${seconds(result.uploadSeconds)} s), ` +
+    `writing the rows by COPY (${seconds(result.copySeconds)} s) and the bulk build of their search index ` +
+    `(${seconds(result.searchIndexSeconds)} s) take ${seconds(floor)} s (${Math.round((100 * floor) / budget)} % of it), ` +
+    'without decoding the file or any step of the pipeline'
   );
 }
 

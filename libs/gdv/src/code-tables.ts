@@ -171,7 +171,7 @@ export const COUNTRY_CODES: ReadonlyMap<string, string> = new Map([
   ['BY', 'BY'],
   ['RUS', 'RU'],
   ['GE', 'GE'],
-  ['ARM', 'AM'],
+  ['AM', 'AM'],
   ['AZ', 'AZ'],
   ['KZ', 'KZ'],
   ['USA', 'US'],

@@ -132,6 +132,7 @@ describe('customers from 0100', () => {
     ['RUS', 'RU'],
     ['NMK', 'MK'],
     ['RCH', 'CL'],
+    ['AM', 'AM'],
     ['XYZ', null],
   ])('reads the Länderkennzeichen %s as country %s', async (countryCode, country) => {
     const events = await importOne({ countryCode });
