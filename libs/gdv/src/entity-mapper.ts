@@ -1,3 +1,4 @@
+import { flatten } from './batches.js';
 import { mapContract, mapLineOfBusinessPart } from './contract-mapping.js';
 import type { ImportContract, ImportEntityEvent } from './entities.js';
 import { type GdvEvent, type GdvWarning, rejection, warning } from './events.js';
@@ -14,11 +15,11 @@ export type ImportEvent = GdvEvent | ImportEntityEvent;
  * Adresskennzeichen 01) or `party` (other roles) follows its record, and a `contract` follows the last
  * record of its VSNr, so that the 0210 records after the 0200 can contribute their premiums.
  */
-export async function* readImportEntities(
+export function readImportEntities(
   source: GdvSource,
   options: GdvReadOptions = {},
 ): AsyncGenerator<ImportEvent> {
-  for await (const events of readImportEntityBatches(source, options)) yield* events;
+  return flatten(readImportEntityBatches(source, options));
 }
 
 /** `readImportEntities`' events, those of each chunk of the source in one array (see `readGdvBatches`). */

@@ -137,6 +137,8 @@ describe('customers from 0100', () => {
   ])('reads the Länderkennzeichen %s as country %s', async (countryCode, country) => {
     const events = await importOne({ countryCode });
     expect(ofKind(events, 'customer')[0]?.customer.address).toMatchObject({ countryCode, country });
+    const warned = warningsOf(events).map((event) => event.message);
+    expect(warned).toEqual(country ? [] : [`Länderkennzeichen: unknown code "${countryCode}"`]);
   });
 
   it('returns null with a warning for unknown codes and impossible dates', async () => {

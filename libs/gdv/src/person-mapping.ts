@@ -102,14 +102,13 @@ function names(first: PartReader, personType: 'natural' | 'legal'): Names {
 }
 
 function addressOf(first: PartReader): ImportAddress {
-  const countryCode = first.text(ADRESSTEIL_1.country);
   return {
     street: first.text(ADRESSTEIL_1.street),
     postalCode: first.text(ADRESSTEIL_1.postalCode),
     city: first.text(ADRESSTEIL_1.city),
     postOfficeBox: first.text(ADRESSTEIL_1.postOfficeBox),
-    countryCode,
-    country: countryCode === null ? null : (COUNTRY_CODES.get(countryCode) ?? null),
+    countryCode: first.text(ADRESSTEIL_1.country),
+    country: first.code(ADRESSTEIL_1.country, COUNTRY_CODES, 'Länderkennzeichen'),
   };
 }
 

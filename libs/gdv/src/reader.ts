@@ -1,3 +1,4 @@
+import { flatten } from './batches.js';
 import {
   decodeBytes,
   detectEncoding,
@@ -28,8 +29,8 @@ const PART_NUMBER_REQUIRED = new Set(['0001', '0100', '0200']);
  * stays bounded: the encoding detection buffers at most DETECTION_PREFIX_BYTES, and after that the reader
  * holds one chunk's events, one line and one record at a time.
  */
-export async function* readGdv(source: GdvSource, options: GdvReadOptions = {}): AsyncGenerator<GdvEvent> {
-  for await (const events of readGdvBatches(source, options)) yield* events;
+export function readGdv(source: GdvSource, options: GdvReadOptions = {}): AsyncGenerator<GdvEvent> {
+  return flatten(readGdvBatches(source, options));
 }
 
 /**

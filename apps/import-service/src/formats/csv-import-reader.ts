@@ -221,8 +221,8 @@ function skipReason(error: CsvError, line: number, endLine: number): string {
 /**
  * Streams a CSV import file: one customer and one contract per row (the pipeline merges customers by key),
  * and a rejection with its line for each row that cannot be read; the other rows go on. Yields the events of
- * each row together, with the rejections of rows before it. Encoding (UTF-8 with
- * or without BOM, else CP1252/ISO-8859-1) and delimiter (`;` or `,`) are detected from the first bytes.
+ * each row together, with the rejections of rows before it. Encoding (UTF-8 with or without BOM, else
+ * CP1252/ISO-8859-1) and delimiter (`;` or `,`) are detected from the first bytes.
  */
 export async function* readCsvImport(
   source: AsyncIterable<Uint8Array>,

@@ -30,7 +30,7 @@ describe('readGdvImport', () => {
     expect(events).toContainEqual({
       kind: 'warning',
       line: customer?.kind === 'customer' ? customer.customer.line : -1,
-      message: 'Länderkennzeichen "XYZ" is not known; the address is stored with country DE',
+      message: 'Länderkennzeichen: unknown code "XYZ"',
     });
   });
 

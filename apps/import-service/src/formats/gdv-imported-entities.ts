@@ -54,16 +54,8 @@ function contractOf(contract: ImportContract, customerKey: string): ImportedCont
 
 function toImported(event: ImportEvent): ImportedEntityEvent[] {
   switch (event.kind) {
-    case 'customer': {
-      const customer = customerOf(event.customer);
-      const { countryCode, country } = event.customer.address;
-      if (countryCode === null || country !== null) return [{ kind: 'customer', customer }];
-      const message = `Länderkennzeichen "${countryCode}" is not known; the address is stored with country ${customer.address.country}`;
-      return [
-        { kind: 'customer', customer },
-        { kind: 'warning', line: customer.line, message },
-      ];
-    }
+    case 'customer':
+      return [{ kind: 'customer', customer: customerOf(event.customer) }];
     case 'contract': {
       const line = event.contract.lines[0] ?? 0;
       if (!event.contract.customerKey) {
