@@ -1,4 +1,4 @@
-import type { Pool, QueryResultRow } from 'pg';
+import { Pool, type QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
@@ -8,15 +8,36 @@ export interface PreparedStatement {
   readonly text: string;
 }
 
+/** The data source's own pool of connections. */
+const poolOf = (db: DataSource) => (db.driver as PostgresDriver).master as Pool;
+
 /**
- * Runs `statement` on the data source's pool (TypeORM's query() takes no statement name). For statements every
- * request runs; a connection pooler in front of PostgreSQL must keep prepared statements (see the README).
+ * Runs `statement` on the data source's pool (TypeORM's query() takes no statement name), or on a pool of
+ * `genericPlanPool`. For statements every request runs; a connection pooler in front of PostgreSQL must keep
+ * prepared statements (see the README).
  */
 export async function runPrepared<Row extends QueryResultRow>(
-  db: DataSource,
+  db: DataSource | Pool,
   statement: PreparedStatement,
   values: readonly unknown[],
 ): Promise<Row[]> {
-  const pool = (db.driver as PostgresDriver).master as Pool;
+  const pool = db instanceof Pool ? db : poolOf(db);
   return (await pool.query<Row>({ ...statement, values: [...values] })).rows;
+}
+
+/**
+ * A second pool to the data source's database (`size` connections) whose connections plan a prepared statement
+ * once for all values (`plan_cache_mode = force_generic_plan`) instead of again for each execution, as
+ * PostgreSQL does while a value-specific plan looks cheaper. For statements whose plan is the same whatever the
+ * values, where planning costs about as much as running. Parallel workers are off on these connections: a
+ * generic plan may otherwise start workers for a branch the values leave empty (about 8 ms each time on 2 cores).
+ * Unnamed statements are planned generically here too, so only statements of that kind belong on this pool. The
+ * caller ends it.
+ */
+export function genericPlanPool(db: DataSource, size: number): Pool {
+  return new Pool({
+    ...poolOf(db).options,
+    max: size,
+    options: '-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0',
+  });
 }

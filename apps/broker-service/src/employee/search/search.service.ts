@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import {
   type KundenSuchErgebnis,
   MAIN_RESIDENCE,
@@ -15,22 +14,18 @@ import { type SearchHitRecord, SearchRepository } from './search.repository.js';
 /** searchKunden, GET and POST: one page of hits, best first, and the total number of hits. */
 @Injectable()
 export class SearchService {
-  constructor(
-    private readonly db: DataSource,
-    private readonly search: SearchRepository,
-  ) {}
+  constructor(private readonly search: SearchRepository) {}
 
   async find(
     scope: EmployeeScope,
     params: SearchKundenParams,
     filters: SearchQuery = {},
   ): Promise<{ total: number; hits: KundenSuchErgebnis[] }> {
-    const terms = await this.search.terms(this.db, params.q);
+    const terms = await this.search.terms(params.q);
     if (terms.length === 0) throw DomainError.validation(['q must hold at least one letter or digit']);
     if (terms.length > SEARCH_MAX_TERMS)
       throw DomainError.validation([`q may hold at most ${SEARCH_MAX_TERMS} words`]);
     const { total, hits } = await this.search.search(
-      this.db.manager,
       scope,
       terms,
       // A filter given as null is no filter.
