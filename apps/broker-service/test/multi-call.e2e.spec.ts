@@ -139,6 +139,19 @@ describe('multi-call (multipart/related) on the broker and employee services', (
       expect(await brokerCity('V2000')).toBeNull();
     });
 
+    it('resolves the employee of each part of an employee multi-call: unknown 404, blocked 403', async () => {
+      const customer = service.customers.v1000Customer;
+      const parts = await answered(BASE, [
+        part('<own>', 'GET', `/01_01/kunden/${customer}`),
+        part('<unknown>', 'GET', `/77_77/kunden/${customer}`),
+        part('<other-broker>', 'GET', `/02_01/kunden/${customer}`),
+        part('<blocked>', 'GET', `/01_99/kunden/${customer}`),
+      ]);
+      expect(parts.map((answer) => answer.status)).toEqual([200, 404, 404, 403]);
+      expect(parts[1].json()).toEqual({ Meldungen: ['Employee 77_77 does not exist'] });
+      expect(parts[3].json()).toEqual({ Meldungen: ['Employee 01_99 is blocked'] });
+    });
+
     it('answers a part with a bad body or unknown route with that call’s own error', async () => {
       const parts = await answered(BROKER_BASE, [
         part('<bad-json>', 'PATCH', '/vermittler/V1002', '{"Ort": ', { 'Content-Type': 'application/json' }),

@@ -3,17 +3,27 @@ import { DataSource } from 'typeorm';
 import { type ApiClientCredentials, type ApiClientDirectory, ApiKeyCipher } from '@broker/auth';
 import { type PreparedStatement, runPrepared } from '@broker/db';
 
-type ClientRow = Omit<ApiClientCredentials, 'apiKey'> & { ciphertext: string };
+type ClientRow = Omit<ApiClientCredentials, 'apiKey' | 'employee'> & {
+  ciphertext: string;
+  employeeId: string | null;
+  employeeBlocked: boolean | null;
+};
 
-/** The client with its broker's state, read fresh for every request (blocking takes effect at once). */
+/**
+ * The client with its broker's state and, when $3 is not null, its broker's employee of that code: read fresh
+ * for every request (blocking takes effect at once).
+ */
 const FIND_CLIENT: PreparedStatement = {
   name: 'svc-api-client-find',
   text: `SELECT c.id::text AS "apiClientId", t.id::text AS "tenantId", b.id::text AS "brokerId",
                 b.broker_number AS "brokerNumber", c.api_key_ciphertext AS ciphertext,
-                c.blocked AS "clientBlocked", b.blocked AS "brokerBlocked"
+                c.blocked AS "clientBlocked", b.blocked AS "brokerBlocked",
+                e.id::text AS "employeeId", e.blocked AS "employeeBlocked"
            FROM broker.api_client c
            JOIN broker.tenant t ON t.id = c.tenant_id
            JOIN broker.broker b ON b.tenant_id = c.tenant_id AND b.id = c.broker_id
+           LEFT JOIN broker.employee e
+             ON e.tenant_id = c.tenant_id AND e.broker_id = c.broker_id AND e.employee_code = $3
           WHERE t.code = $1 AND c.api_id = $2`,
 };
 
@@ -25,10 +35,24 @@ export class SqlApiClientDirectory implements ApiClientDirectory {
     private readonly cipher: ApiKeyCipher,
   ) {}
 
-  async find(tenantCode: string, apiId: string): Promise<ApiClientCredentials | undefined> {
-    const [row] = await runPrepared<ClientRow>(this.db, FIND_CLIENT, [tenantCode, apiId]);
+  async find(
+    tenantCode: string,
+    apiId: string,
+    employeeCode?: string,
+  ): Promise<ApiClientCredentials | undefined> {
+    const [row] = await runPrepared<ClientRow>(this.db, FIND_CLIENT, [
+      tenantCode,
+      apiId,
+      employeeCode ?? null,
+    ]);
     if (!row) return undefined;
-    const { ciphertext, ...client } = row;
-    return { ...client, apiKey: this.cipher.decrypt(ciphertext) };
+    const { ciphertext, employeeId, employeeBlocked, ...client } = row;
+    return {
+      ...client,
+      apiKey: this.cipher.decrypt(ciphertext),
+      ...(employeeCode !== undefined && {
+        employee: { code: employeeCode, id: employeeId, blocked: employeeBlocked ?? false },
+      }),
+    };
   }
 }

@@ -1,7 +1,13 @@
 import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
-import { requestZone, svcPrincipalOf } from '@broker/auth';
+import {
+  type ClientEmployee,
+  EMPLOYEE_PARAM,
+  requestZone,
+  type SvcPrincipal,
+  svcPrincipalOf,
+} from '@broker/auth';
 import { type PreparedStatement, runPrepared } from '@broker/db';
 import { DomainError, ErrorCode } from '@broker/errors';
 
@@ -23,14 +29,17 @@ export interface EmployeeScope {
 
 type RequestWithScope = Request & { employeeScope?: EmployeeScope };
 
-/** Read fresh for every request (blocking takes effect at once). */
+/** Read fresh for every request (blocking takes effect at once), unless read with the API client. */
 const FIND_EMPLOYEE: PreparedStatement = {
   name: 'svc-employee-find',
   text: `SELECT id::text, blocked FROM broker.employee
           WHERE tenant_id = $1 AND broker_id = $2 AND employee_code = $3`,
 };
 
-/** Resolves `{ma}`: an employee of the API client's broker, else 404. Runs after HeaderGroupGuard. */
+/**
+ * Resolves `{ma}`: an employee of the API client's broker, else 404. Runs after HeaderGroupGuard, which read the
+ * employee with the API client; a part of a multi-call (whose caller is the batch's) reads it here.
+ */
 @Injectable()
 export class EmployeeScopeGuard implements CanActivate {
   constructor(private readonly db: DataSource) {}
@@ -38,13 +47,10 @@ export class EmployeeScopeGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithScope>();
     const principal = svcPrincipalOf(request);
-    const code = String(request.params.ma ?? '');
-    const [employee] = await runPrepared<{ id: string; blocked: boolean }>(this.db, FIND_EMPLOYEE, [
-      principal.tenantId,
-      principal.brokerId,
-      code,
-    ]);
-    if (!employee) throw DomainError.notFound(`Employee ${code} does not exist`);
+    const code = String(request.params[EMPLOYEE_PARAM] ?? '');
+    const employee =
+      principal.employee?.code === code ? principal.employee : await this.findEmployee(principal, code);
+    if (employee.id === null) throw DomainError.notFound(`Employee ${code} does not exist`);
     if (employee.blocked) throw new DomainError(ErrorCode.Forbidden, `Employee ${code} is blocked`);
     request.employeeScope = {
       tenantId: principal.tenantId,
@@ -55,6 +61,15 @@ export class EmployeeScopeGuard implements CanActivate {
       basePath: `/service/${principal.tenantCode}/employee/v1/rest/${encodeURIComponent(code)}`,
     };
     return true;
+  }
+
+  private async findEmployee(principal: SvcPrincipal, code: string): Promise<ClientEmployee> {
+    const [employee] = await runPrepared<{ id: string; blocked: boolean }>(this.db, FIND_EMPLOYEE, [
+      principal.tenantId,
+      principal.brokerId,
+      code,
+    ]);
+    return { code, id: employee?.id ?? null, blocked: employee?.blocked ?? false };
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { DateParseError, parseTimestampHeader } from '@broker/datetime';
 import { DomainError, ErrorCode } from '@broker/errors';
-import type { ApiClientCredentials, ApiClientDirectory } from './api-client-directory.js';
+import type { ApiClientCredentials, ApiClientDirectory, ClientEmployee } from './api-client-directory.js';
 import type { NonceStore } from './nonce-store.js';
 
 /** Who called: the API client and the broker it acts for. */
@@ -12,6 +12,8 @@ export interface SvcPrincipal {
   brokerId: string;
   brokerNumber: string;
   apiClientId: string;
+  /** The employee named by the request's path, read with the client; not yet checked (see EmployeeScopeGuard). */
+  employee?: ClientEmployee;
 }
 
 /** The authentication headers of area C as received (lower-case names, as Node gives them). */
@@ -70,12 +72,18 @@ export class HeaderGroupVerifier {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async verify(tenantCode: string, headers: SvcHeaders, zone?: string): Promise<SvcPrincipal> {
+  /** `employeeCode`: the employee the request's path names, looked up with the client (see SvcPrincipal). */
+  async verify(
+    tenantCode: string,
+    headers: SvcHeaders,
+    zone?: string,
+    employeeCode?: string,
+  ): Promise<SvcPrincipal> {
     const apiId = single(headers, 'X-Svc-Api-Id');
     if (!apiId) throw invalid('Header X-Svc-Api-Id is missing');
     if (!API_ID.test(apiId)) throw invalid('Header X-Svc-Api-Id is not an API id');
     const proof = this.proofOf(headers, zone);
-    const client = await this.directory.find(tenantCode, apiId);
+    const client = await this.directory.find(tenantCode, apiId, employeeCode);
     if (!client) throw DomainError.notFound(`API id ${apiId} does not exist`);
     // The proof first: whether a client or its broker is blocked is told only to the client itself.
     if (proof.kind === 'otp') this.checkOtp(proof, client);
@@ -89,6 +97,7 @@ export class HeaderGroupVerifier {
       brokerId: client.brokerId,
       brokerNumber: client.brokerNumber,
       apiClientId: client.apiClientId,
+      employee: client.employee,
     };
   }
 

@@ -9,6 +9,8 @@ type RequestWithSvcPrincipal = HttpRequestLike & { svcPrincipal?: SvcPrincipal }
 
 /** The header a client in another time zone names its IANA zone with (area C). */
 export const TIMEZONE_HEADER = 'x-svc-timezone';
+/** The path parameter of the employee who acts (`{ma}` of the employee service), looked up with the API client. */
+export const EMPLOYEE_PARAM = 'ma';
 
 /**
  * Area C: lets a request through only with a valid header group for the tenant in the path (`:tenant`), or as
@@ -23,15 +25,22 @@ export class HeaderGroupGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithSvcPrincipal>();
-    const tenant = typeof request.params?.tenant === 'string' ? request.params.tenant : '';
+    const tenant = pathParam(request, 'tenant') ?? '';
     const zone = requestZone(request);
     const inProcessCaller = this.inProcessCallers.callerOf(request);
     if (inProcessCaller && inProcessCaller.tenantCode !== tenant)
       throw DomainError.notFound(`Tenant ${tenant} does not exist`);
-    request.svcPrincipal = inProcessCaller ?? (await this.verifier.verify(tenant, request.headers, zone));
+    request.svcPrincipal =
+      inProcessCaller ??
+      (await this.verifier.verify(tenant, request.headers, zone, pathParam(request, EMPLOYEE_PARAM)));
     return true;
   }
 }
+
+const pathParam = (request: HttpRequestLike, name: string) => {
+  const value = request.params?.[name];
+  return typeof value === 'string' ? value : undefined;
+};
 
 /** The caller's IANA time zone from `X-Svc-Timezone`, undefined when it sends none (Europe/Berlin applies). */
 export function requestZone(request: HttpRequestLike): string | undefined {
