@@ -255,6 +255,11 @@ describe('employee service: searchKunden', () => {
       expect(response.headers['x-svc-total']).toBe('0');
     });
 
+    it('reads digits with blanks too short for a phone number as several terms (postal code and house number)', async () => {
+      expect(await found('101 12')).toContain(c.hans);
+      expect(await found('200 12')).not.toContain(c.hans);
+    });
+
     it.each(['Müller', 'mueller', 'MÜLLER', 'Mueller', 'MUELLER'])(
       'ignores case and umlaut spelling: %s finds Müller and Mueller',
       async (q) => {

@@ -59,19 +59,18 @@ export interface FoundCustomers {
 /** One term of a query, folded, with what the index knows about it. */
 export interface SearchTerm {
   term: string;
-  /** Whether some customer (of any broker) has the term as a whole word. */
-  whole: boolean;
   /** For a query of several terms: index entries of words beginning with the term, counted up to SIZE_PROBE. */
   size: number;
 }
 
-type HitRow = Omit<SearchHitRecord, 'id'> & { id: string | null; total: number };
+/** A customer of the page (none: id null) with the total and how many terms the statement searched for. */
+type HitRow = Omit<SearchHitRecord, 'id'> & { id: string | null; total: number; terms: number };
 
-/** Every search reads its terms first; the statement's text never changes. */
+/** A query that is not one term reads its terms first; the statement's text never changes. */
 const READ_TERMS: PreparedStatement = {
   name: 'svc-search-terms',
   text: `WITH q AS (SELECT broker.search_terms($1) AS terms)
-         SELECT t.term, EXISTS (SELECT FROM broker.customer_search_word w WHERE w.word = t.term) AS whole,
+         SELECT t.term,
                 CASE WHEN cardinality(q.terms) BETWEEN 2 AND ${SEARCH_MAX_TERMS} THEN (
                   SELECT count(*) FROM (
                     SELECT FROM broker.customer_search_word w
@@ -85,8 +84,9 @@ const READ_TERMS: PreparedStatement = {
 const ID = /^[1-9][0-9]{0,17}$/;
 
 /**
- * Whether a term also matches inside words: long enough, without digits or @. Such a term consists of word
- * characters only (letters), so it holds none of LIKE's wildcards.
+ * Whether a term also matches inside words: long enough, without digits or @ (the one-term statement decides it
+ * the same way in SQL). Such a term consists of word characters only (letters), so it holds none of LIKE's
+ * wildcards.
  */
 const matchesInside = (term: string) => !/[0-9@]/.test(term) && [...term].length >= INSIDE_WORD_TERM_LENGTH;
 
@@ -127,31 +127,53 @@ export class SearchRepository implements OnApplicationShutdown {
     return runPrepared<SearchTerm>(this.connections, READ_TERMS, [q]);
   }
 
-  async search(
+  /**
+   * The hits of `q` if it is one term (the statement folds it and reads what it needs to know of it itself, so
+   * a search of one term is one round trip); undefined when `q` is not one term.
+   */
+  async oneTermSearch(
+    scope: EmployeeScope,
+    q: string,
+    filters: SearchFilters,
+    page: SearchPage,
+  ): Promise<FoundCustomers | undefined> {
+    const sql = new SqlBuilder(scope, filters);
+    const rows = await this.run(sql, oneTerm(sql, q, page));
+    return rows[0]?.terms === 1 ? found(rows) : undefined;
+  }
+
+  /** The hits of several terms as `terms` read them. */
+  async severalTermSearch(
     scope: EmployeeScope,
     terms: SearchTerm[],
     filters: SearchFilters,
     page: SearchPage,
   ): Promise<FoundCustomers> {
     const sql = new SqlBuilder(scope, filters);
-    const hits = terms.length === 1 ? oneTerm(sql, terms[0], page) : severalTerms(sql, terms, page);
+    return found(await this.run(sql, severalTerms(sql, terms, page)));
+  }
+
+  private async run(sql: SqlBuilder, hits: HitQueries): Promise<HitRow[]> {
     const text = `WITH RECURSIVE ${[visibleBrokersCte(1, 2), ...hits.ctes].join(',\n')}
-       SELECT t.total, c.id::text AS id, c.salutation, c.person_type AS "personType", c.title,
+       SELECT t.total, t.terms, c.id::text AS id, c.salutation, c.person_type AS "personType", c.title,
               c.first_name AS "firstName", c.last_name AS "lastName", c.birth_date::text AS "birthDate",
               c.company_name AS "companyName", c.contact_person AS "contactPerson",
               c.founding_date::text AS "foundingDate",
               CASE WHEN a.customer_id IS NOT NULL THEN json_build_object(
                 'type', a.address_type, 'addition', a.addition, 'street', a.street,
                 'postalCode', a.postal_code, 'city', a.city, 'country', a.country) END AS "mainResidence"
-         FROM (SELECT (${hits.total})::int AS total) t
+         FROM (SELECT (${hits.total})::int AS total, (${hits.terms})::int AS terms) t
          LEFT JOIN (page p
                     JOIN broker.customer c ON c.id = p.customer_id
                     LEFT JOIN broker.address a ON a.customer_id = c.id AND a.address_no = 0) ON true
         ORDER BY p.rank, p.customer_id`;
-    const rows = await runPrepared<HitRow>(this.connections, { name: statementName(text), text }, sql.params);
-    const found = rows.filter((row): row is HitRow & { id: string } => row.id !== null);
-    return { total: rows[0]?.total ?? 0, hits: found.map(({ total: _total, ...hit }) => hit) };
+    return runPrepared<HitRow>(this.connections, { name: statementName(text), text }, sql.params);
   }
+}
+
+function found(rows: HitRow[]): FoundCustomers {
+  const hits = rows.filter((row): row is HitRow & { id: string } => row.id !== null);
+  return { total: rows[0]?.total ?? 0, hits: hits.map(({ total: _total, terms: _terms, ...hit }) => hit) };
 }
 
 /** One name per shape of search statement. */
@@ -163,6 +185,8 @@ interface HitQueries {
   ctes: string[];
   /** An expression: the number of hits. */
   total: string;
+  /** An expression: the number of terms searched for. */
+  terms: string;
 }
 
 /** Parameters, the scope's visibility and the POST form's filters of the statement being built. */
@@ -196,62 +220,72 @@ class SqlBuilder {
 const firstWords = (term: string) =>
   `w.word >= ${term} AND w.word < broker.search_prefix_end(${term}) AND w.prior < ${term}`;
 
-/** LIKE's wildcards and escape character taken literally (terms hold none today; the pattern must not rely on it). */
-const literal = (term: string) => term.replace(/[\\%_]/g, (character) => `\\${character}`);
-
-/** The words holding `term` (a parameter) inside, from the vocabulary; the pattern is one, so its index is used. */
-const insideWords = (sql: SqlBuilder, term: string, value: string) =>
+/**
+ * The words holding `term` (an expression) inside, from the vocabulary; the pattern is one, so its index is used.
+ * Such a term consists of letters (see `matchesInside`), so it holds none of LIKE's wildcards.
+ */
+const insideWords = (term: string) =>
   `ARRAY(SELECT v.word FROM broker.customer_search_vocabulary v
-          WHERE v.word LIKE ${sql.param(`%${literal(term)}%`)} AND NOT starts_with(v.word, ${value}))`;
+          WHERE v.word LIKE '%' || ${term} || '%' AND NOT starts_with(v.word, ${term}))`;
 
 /**
- * One term, the usual case. Its first words (`firstWords`) give each customer with a word that is or begins with
- * the term once, so they are counted without grouping. Customers with the whole word come first, in index order:
- * for a term that is somebody's whole word the page reads them directly and the rest of the range only when they
- * do not fill it (the total reads the range once more); for a term that is nobody's whole word the range is read
- * once, into `first_words`. A term long enough also finds words holding it inside (`inside_words`): the total
- * adds those customers not among the first words, and the page goes on with them only when the first words do
- * not fill it.
+ * One term, the usual case, folded from `q` by the statement (`term`), which also finds out what decides the way
+ * to search it: whether it is somebody's whole word, and whether it matches inside words (`matchesInside`). Each
+ * way is a part of the statement behind a condition on those, and only the parts of the term's way run.
+ *
+ * Its first words (`firstWords`) give each customer with a word that is or begins with the term once, so they
+ * are counted without grouping. Customers with the whole word come first, in index order (the customer whose id
+ * the term is before them): for a term that is somebody's whole word the page reads them directly and the rest
+ * of the range only when they do not fill it, and the total reads the range once more; for a term that is
+ * nobody's whole word the range is read once, into `first_words`. A term that matches inside words also finds
+ * those customers (`inside_words`): the total adds the ones not among the first words, and the page goes on with
+ * them only when the first words do not fill it.
  */
-function oneTerm(sql: SqlBuilder, { term, whole }: SearchTerm, page: SearchPage): HitQueries {
-  const value = sql.param(term);
+function oneTerm(sql: SqlBuilder, q: string, page: SearchPage): HitQueries {
+  const term = '(SELECT value FROM term)';
+  const [whole, inside] = ['(SELECT whole FROM term)', '(SELECT inside FROM term)'];
   const upTo = sql.param(page.from + page.size);
-  const ctes: string[] = [];
-  const pages: string[] = [];
-  let first = `SELECT w.customer_id FROM broker.customer_search_word w
-                WHERE ${firstWords(value)} AND ${sql.entryConditions('w')}`;
-  if (whole) {
-    // The customer whose id the query is comes first.
-    const rank = ID.test(term) ? `CASE WHEN w.customer_id::text = ${value} THEN 0 ELSE 1 END` : '1';
-    const wholeWords = `FROM broker.customer_search_word w WHERE w.word = ${value} AND ${sql.entryConditions('w')}`;
-    pages.push(
-      `SELECT w.customer_id, ${rank} AS rank ${wholeWords} ORDER BY 2, 1 LIMIT ${upTo}`,
-      `SELECT w.customer_id, 2 FROM broker.customer_search_word w
-        WHERE w.word > ${value} AND ${firstWords(value)} AND ${sql.entryConditions('w')}
-          AND ${fewer(`SELECT ${wholeWords}`, upTo)}
-        ORDER BY 1 LIMIT ${upTo}`,
-    );
-  } else {
-    ctes.push(`first_words AS MATERIALIZED (${first})`);
-    first = 'SELECT customer_id FROM first_words';
-    pages.push(`SELECT customer_id, 2 AS rank FROM first_words ORDER BY 1 LIMIT ${upTo}`);
-  }
-  let total = `SELECT count(*) FROM (${first}) f`;
-  if (matchesInside(term)) {
-    ctes.push(`inside_words AS MATERIALIZED (
+  const range = `SELECT w.customer_id FROM broker.customer_search_word w
+                  WHERE ${firstWords(term)} AND ${sql.entryConditions('w')}`;
+  const wholeWords = `FROM broker.customer_search_word w WHERE w.word = ${term} AND ${sql.entryConditions('w')}`;
+  const total = (first: string) => `CASE WHEN ${inside}
+    THEN (SELECT count(*) - count(*) FILTER (WHERE customer_id IN (SELECT customer_id FROM inside_words))
+            FROM (${first}) f)
+         + (SELECT count(DISTINCT customer_id) FROM inside_words)
+    ELSE (SELECT count(*) FROM (${first}) f) END`;
+  const pages = [
+    `SELECT w.customer_id, 0 AS rank ${wholeWords} AND w.customer_id = (SELECT id FROM term)`,
+    `SELECT w.customer_id, 1 ${wholeWords} AND w.customer_id IS DISTINCT FROM (SELECT id FROM term)
+      ORDER BY 1 LIMIT ${upTo}`,
+    `SELECT w.customer_id, 2 FROM broker.customer_search_word w
+      WHERE ${whole} AND w.word > ${term} AND ${firstWords(term)} AND ${sql.entryConditions('w')}
+        AND ${fewer(`SELECT ${wholeWords}`, upTo)}
+      ORDER BY 1 LIMIT ${upTo}`,
+    `SELECT customer_id, 2 FROM first_words WHERE NOT ${whole} ORDER BY 1 LIMIT ${upTo}`,
+    `SELECT customer_id, 3 FROM inside_words
+      WHERE ${inside} AND ${fewer(range, upTo)} AND customer_id NOT IN (${range})
+      GROUP BY customer_id ORDER BY 1 LIMIT ${upTo}`,
+  ];
+  const ctes = [
+    `term AS MATERIALIZED (
+      SELECT t.terms[1] AS value, cardinality(t.terms) AS count,
+             EXISTS (SELECT FROM broker.customer_search_word w WHERE w.word = t.terms[1]) AS whole,
+             char_length(t.terms[1]) >= ${INSIDE_WORD_TERM_LENGTH} AND t.terms[1] !~ '[0-9@]' AS inside,
+             CASE WHEN t.terms[1] ~ '${ID.source}' THEN t.terms[1]::bigint END AS id
+        FROM (SELECT broker.search_terms(${sql.param(q)}) AS terms) t)`,
+    `first_words AS MATERIALIZED (${range})`,
+    `inside_words AS MATERIALIZED (
       SELECT w.customer_id FROM broker.customer_search_word w
-       WHERE w.word = ANY (${insideWords(sql, term, value)}) AND ${sql.entryConditions('w')})`);
-    pages.push(`SELECT customer_id, 3 FROM inside_words
-                 WHERE ${fewer(first, upTo)} AND customer_id NOT IN (${first})
-                 GROUP BY customer_id ORDER BY 1 LIMIT ${upTo}`);
-    total = `(SELECT count(*) - count(*) FILTER (WHERE customer_id IN (SELECT customer_id FROM inside_words))
-                FROM (${first}) f)
-             + (SELECT count(DISTINCT customer_id) FROM inside_words)`;
-  }
-  ctes.push(`page AS (
-    SELECT * FROM (${pages.map((part) => `(${part})`).join(' UNION ALL ')}) p
-     ORDER BY rank, customer_id LIMIT ${sql.param(page.size)} OFFSET ${sql.param(page.from)})`);
-  return { ctes, total };
+       WHERE ${inside} AND w.word = ANY (${insideWords(term)}) AND ${sql.entryConditions('w')})`,
+    `page AS (
+      SELECT * FROM (${pages.map((part) => `(${part})`).join(' UNION ALL ')}) p
+       ORDER BY rank, customer_id LIMIT ${sql.param(page.size)} OFFSET ${sql.param(page.from)})`,
+  ];
+  return {
+    ctes,
+    total: `CASE WHEN ${whole} THEN ${total(range)} ELSE ${total('SELECT customer_id FROM first_words')} END`,
+    terms: '(SELECT count FROM term)',
+  };
 }
 
 /** Whether `rows` (a query) has fewer than `limit` rows, reading at most that many. */
@@ -264,7 +298,7 @@ function termMatches(sql: SqlBuilder, term: string): string {
     FROM broker.customer_search_word w WHERE ${firstWords(value)} AND ${sql.entryConditions('w')}`;
   if (!matchesInside(term)) return first;
   const inside = `SELECT w.customer_id, 3 FROM broker.customer_search_word w
-   WHERE w.word = ANY (${insideWords(sql, term, value)}) AND ${sql.entryConditions('w')}`;
+   WHERE w.word = ANY (${insideWords(value)}) AND ${sql.entryConditions('w')}`;
   return `SELECT customer_id, min(rank) AS rank FROM (${first} UNION ALL ${inside}) m GROUP BY customer_id`;
 }
 
@@ -307,5 +341,5 @@ function severalTerms(sql: SqlBuilder, terms: SearchTerm[], page: SearchPage): H
       SELECT customer_id, rank FROM hits ORDER BY rank, customer_id
        LIMIT ${sql.param(page.size)} OFFSET ${sql.param(page.from)})`,
   ];
-  return { ctes, total: 'SELECT count(*) FROM hits' };
+  return { ctes, total: 'SELECT count(*) FROM hits', terms: String(terms.length) };
 }
