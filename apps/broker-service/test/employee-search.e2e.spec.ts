@@ -255,6 +255,11 @@ describe('employee service: searchKunden', () => {
       expect(response.headers['x-svc-total']).toBe('0');
     });
 
+    it('takes _ and % in a query literally, not as wildcards', async () => {
+      expect(await found('Berlin')).toContain(c.hans);
+      for (const q of ['Berl_n@', 'Ber%n@', 'M%ller@', 'Hans Berl_n@']) expect(await found(q)).toEqual([]);
+    });
+
     it('reads digits with blanks too short for a phone number as several terms (postal code and house number)', async () => {
       expect(await found('101 12')).toContain(c.hans);
       expect(await found('200 12')).not.toContain(c.hans);

@@ -8,6 +8,8 @@ const SERIES_ABOVE: PreparedStatement = {
   text: 'SELECT count(*)::int AS count FROM generate_series(1, 1000) AS s(n) WHERE n > $1::int',
 };
 
+const PID: PreparedStatement = { name: 'db-spec-pid', text: 'SELECT pg_backend_pid() AS pid' };
+
 interface PlanCounts {
   generic: number;
   custom: number;
@@ -49,7 +51,7 @@ describe('runPrepared and genericPlanPool', () => {
   });
 
   it('plans a statement once for all values on a generic-plan pool, without parallel workers', async () => {
-    const pool = genericPlanPool(db, 1);
+    const pool = genericPlanPool(db, 1, 'generic');
     try {
       const { counts, plans } = await runSeries(pool, [0, 990, 1000, 500]);
       expect(counts).toEqual([1000, 10, 0, 500]);
@@ -59,7 +61,25 @@ describe('runPrepared and genericPlanPool', () => {
                 current_setting('max_parallel_workers_per_gather') AS workers,
                 current_setting('application_name') AS application`,
       );
-      expect(settings.rows).toEqual([{ mode: 'force_generic_plan', workers: '0', application: 'db-spec' }]);
+      expect(settings.rows).toEqual([
+        { mode: 'force_generic_plan', workers: '0', application: 'db-spec generic' },
+      ]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('survives a connection that breaks while idle, and goes on with a new one', async () => {
+    const pool = genericPlanPool(db, 1, 'generic');
+    try {
+      const [{ pid }] = await runPrepared<{ pid: number }>(pool, PID, []);
+      await db.query('SELECT pg_terminate_backend($1)', [pid]);
+      // The pool drops the broken connection once it notices (an 'error' event of the pool).
+      for (let waited = 0; pool.idleCount > 0 && waited < 5_000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(pool.idleCount).toBe(0);
+      const [next] = await runPrepared<{ pid: number }>(pool, PID, []);
+      expect(next.pid).not.toBe(pid);
     } finally {
       await pool.end();
     }

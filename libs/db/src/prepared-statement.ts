@@ -26,18 +26,27 @@ export async function runPrepared<Row extends QueryResultRow>(
 }
 
 /**
- * A second pool to the data source's database (`size` connections) whose connections plan a prepared statement
- * once for all values (`plan_cache_mode = force_generic_plan`) instead of again for each execution, as
- * PostgreSQL does while a value-specific plan looks cheaper. For statements whose plan is the same whatever the
- * values, where planning costs about as much as running. Parallel workers are off on these connections: a
- * generic plan may otherwise start workers for a branch the values leave empty (about 8 ms each time on 2 cores).
- * Unnamed statements are planned generically here too, so only statements of that kind belong on this pool. The
- * caller ends it.
+ * A second pool to the data source's database (`size` connections, named `purpose` after the data source's
+ * application name) whose connections plan a prepared statement once for all values
+ * (`plan_cache_mode = force_generic_plan`) instead of again for each execution, as PostgreSQL does while a
+ * value-specific plan looks cheaper. For statements whose plan is the same whatever the values, where planning
+ * costs about as much as running. Parallel workers are off on these connections: a generic plan may otherwise
+ * start workers for a branch the values leave empty (about 8 ms each time on 2 cores). Unnamed statements are
+ * planned generically here too, so only statements of that kind belong on this pool. A connection keeps the plan
+ * of every named statement it ran, so their texts must be few. The caller ends the pool.
  */
-export function genericPlanPool(db: DataSource, size: number): Pool {
-  return new Pool({
-    ...poolOf(db).options,
+export function genericPlanPool(db: DataSource, size: number, purpose: string): Pool {
+  const options = poolOf(db).options;
+  const pool = new Pool({
+    ...options,
     max: size,
-    options: '-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0',
+    application_name: `${options.application_name ?? ''} ${purpose}`.trim(),
+    options: `${options.options ?? ''} -c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0`,
   });
+  // As for the data source's own pool: a connection that breaks while idle (PostgreSQL restarted) is an 'error'
+  // event of the pool, which would otherwise end the process.
+  pool.on('error', (error) => {
+    db.logger.log('warn', `Postgres pool "${purpose}" raised an error. ${error}`);
+  });
+  return pool;
 }

@@ -9,11 +9,17 @@ import type { AddressRecord } from '../addresses/address.repository.js';
 import type { EmployeeScope } from '../employee-scope.js';
 
 /**
- * Terms this long or longer, without digits or @, also match inside words (Obermüller for müller); all terms match
- * whole words and word beginnings. Shorter fragments occur inside too many words to be useful there: 'mann'
+ * Terms this long or longer, made of letters only, also match inside words (Obermüller for müller); all terms
+ * match whole words and word beginnings. Shorter fragments occur inside too many words to be useful there: 'mann'
  * inside every Hoffmann and Neumann, 'beck' inside every Lübeck.
  */
 export const INSIDE_WORD_TERM_LENGTH = 5;
+/**
+ * The letters of folded words (the word characters of migration CustomerSearch1763700000008 but digits), of
+ * which the vocabulary's words consist. A term of other characters (an e-mail address's `_` or `.`) is in no
+ * vocabulary word, and could hold LIKE's wildcards.
+ */
+const LETTERS = 'a-z\\u00c0-\\uffff';
 /** How many index entries a term's size is counted up to: enough to tell a selective term from a broad one. */
 const SIZE_PROBE = 5_000;
 /**
@@ -83,17 +89,14 @@ const READ_TERMS: PreparedStatement = {
 /** A customer id as a query term: the customer with this id ranks first. */
 const ID = /^[1-9][0-9]{0,17}$/;
 
-/**
- * Whether a term also matches inside words: long enough, without digits or @ (the one-term statement decides it
- * the same way in SQL). Such a term consists of word characters only (letters), so it holds none of LIKE's
- * wildcards.
- */
-const matchesInside = (term: string) => !/[0-9@]/.test(term) && [...term].length >= INSIDE_WORD_TERM_LENGTH;
+/** Whether a term also matches inside words: long enough, letters only (the one-term statement decides it in SQL). */
+const matchesInside = (term: string) =>
+  new RegExp(`^[${LETTERS}]+$`).test(term) && [...term].length >= INSIDE_WORD_TERM_LENGTH;
 
 /**
  * The search over the inverted index of migration CustomerSearch1763700000008 (with the prior words of
  * CustomerSearchPriorWord1763700000012). A term matches a customer word that equals it (rank 1) or begins with it
- * (rank 2) and, for terms of five or more characters without digits or @, a word holding it inside (rank 3;
+ * (rank 2) and, for terms of five or more letters (no digits, no @), a word holding it inside (rank 3;
  * those words come from the trigram-indexed vocabulary). Every term must match; a customer ranks by its worst
  * term. The customer whose id a one-term query is comes first (rank 0); the id breaks ties. Only customers of the
  * scope's broker and the brokers below it are hits, and only they are counted; the broker is part of each index
@@ -103,16 +106,18 @@ const matchesInside = (term: string) => !/[0-9@]/.test(term) && [...term].length
  * word sorts before the term: taking only those, the customers of a range are counted without grouping. Only
  * hits inside words (from other ranges) need to be made distinct.
  *
- * Every statement runs prepared on connections that plan it once for all values (`genericPlanPool`): a search's
- * plan follows from its shape (how many terms, which kinds, which filters; a few dozen shapes), the index does
- * the rest, and planning a search anew cost about as much as running it (0.5-1 ms of 1-4 ms).
+ * The terms and the one-term search run prepared on connections that plan a statement once for all values
+ * (`genericPlanPool`): their plans follow from their text (one per combination of filters), the index does the
+ * rest, and planning a search anew cost about as much as running it (0.5-1 ms of 1-4 ms). A search of several
+ * terms, whose text differs by the kinds of its terms (2^n texts for n terms, each plan a megabyte that a
+ * connection would keep), runs unprepared on the service's pool, planned for its values.
  */
 @Injectable()
 export class SearchRepository implements OnApplicationShutdown {
   private readonly connections: Pool;
 
-  constructor(db: DataSource) {
-    this.connections = genericPlanPool(db, SEARCH_CONNECTIONS);
+  constructor(private readonly db: DataSource) {
+    this.connections = genericPlanPool(db, SEARCH_CONNECTIONS, 'search');
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -138,7 +143,8 @@ export class SearchRepository implements OnApplicationShutdown {
     page: SearchPage,
   ): Promise<FoundCustomers | undefined> {
     const sql = new SqlBuilder(scope, filters);
-    const rows = await this.run(sql, oneTerm(sql, q, page));
+    const text = statementText(oneTerm(sql, q, page));
+    const rows = await runPrepared<HitRow>(this.connections, { name: statementName(text), text }, sql.params);
     return rows[0]?.terms === 1 ? found(rows) : undefined;
   }
 
@@ -150,11 +156,13 @@ export class SearchRepository implements OnApplicationShutdown {
     page: SearchPage,
   ): Promise<FoundCustomers> {
     const sql = new SqlBuilder(scope, filters);
-    return found(await this.run(sql, severalTerms(sql, terms, page)));
+    return found(await this.db.query<HitRow[]>(statementText(severalTerms(sql, terms, page)), sql.params));
   }
+}
 
-  private async run(sql: SqlBuilder, hits: HitQueries): Promise<HitRow[]> {
-    const text = `WITH RECURSIVE ${[visibleBrokersCte(1, 2), ...hits.ctes].join(',\n')}
+/** The search statement: the customers of the page, each with the total and the number of terms searched for. */
+function statementText(hits: HitQueries): string {
+  return `WITH RECURSIVE ${[visibleBrokersCte(1, 2), ...hits.ctes].join(',\n')}
        SELECT t.total, t.terms, c.id::text AS id, c.salutation, c.person_type AS "personType", c.title,
               c.first_name AS "firstName", c.last_name AS "lastName", c.birth_date::text AS "birthDate",
               c.company_name AS "companyName", c.contact_person AS "contactPerson",
@@ -167,8 +175,6 @@ export class SearchRepository implements OnApplicationShutdown {
                     JOIN broker.customer c ON c.id = p.customer_id
                     LEFT JOIN broker.address a ON a.customer_id = c.id AND a.address_no = 0) ON true
         ORDER BY p.rank, p.customer_id`;
-    return runPrepared<HitRow>(this.connections, { name: statementName(text), text }, sql.params);
-  }
 }
 
 function found(rows: HitRow[]): FoundCustomers {
@@ -216,7 +222,7 @@ class SqlBuilder {
   }
 }
 
-/** The condition on index entries `w` of words beginning with `term` (a parameter): one per customer, its first. */
+/** The condition on index entries `w` of words beginning with `term` (an expression): one per customer, its first. */
 const firstWords = (term: string) =>
   `w.word >= ${term} AND w.word < broker.search_prefix_end(${term}) AND w.prior < ${term}`;
 
@@ -268,11 +274,13 @@ function oneTerm(sql: SqlBuilder, q: string, page: SearchPage): HitQueries {
   ];
   const ctes = [
     `term AS MATERIALIZED (
-      SELECT t.terms[1] AS value, cardinality(t.terms) AS count,
-             EXISTS (SELECT FROM broker.customer_search_word w WHERE w.word = t.terms[1]) AS whole,
-             char_length(t.terms[1]) >= ${INSIDE_WORD_TERM_LENGTH} AND t.terms[1] !~ '[0-9@]' AS inside,
-             CASE WHEN t.terms[1] ~ '${ID.source}' THEN t.terms[1]::bigint END AS id
-        FROM (SELECT broker.search_terms(${sql.param(q)}) AS terms) t)`,
+      SELECT t.value, t.count,
+             EXISTS (SELECT FROM broker.customer_search_word w WHERE w.word = t.value) AS whole,
+             coalesce(char_length(t.value) >= ${INSIDE_WORD_TERM_LENGTH} AND t.value ~ '^[${LETTERS}]+$', false)
+               AS inside,
+             CASE WHEN t.value ~ '${ID.source}' THEN t.value::bigint END AS id
+        FROM (SELECT CASE WHEN cardinality(terms) = 1 THEN terms[1] END AS value, cardinality(terms) AS count
+                FROM broker.search_terms(${sql.param(q)}) AS terms) t)`,
     `first_words AS MATERIALIZED (${range})`,
     `inside_words AS MATERIALIZED (
       SELECT w.customer_id FROM broker.customer_search_word w
