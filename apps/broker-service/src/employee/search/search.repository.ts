@@ -89,9 +89,10 @@ const READ_TERMS: PreparedStatement = {
 /** A customer id as a query term: the customer with this id ranks first. */
 const ID = /^[1-9][0-9]{0,17}$/;
 
+const ONLY_LETTERS = new RegExp(`^[${LETTERS}]+$`);
 /** Whether a term also matches inside words: long enough, letters only (the one-term statement decides it in SQL). */
 const matchesInside = (term: string) =>
-  new RegExp(`^[${LETTERS}]+$`).test(term) && [...term].length >= INSIDE_WORD_TERM_LENGTH;
+  ONLY_LETTERS.test(term) && [...term].length >= INSIDE_WORD_TERM_LENGTH;
 
 /**
  * The search over the inverted index of migration CustomerSearch1763700000008 (with the prior words of
@@ -182,9 +183,16 @@ function found(rows: HitRow[]): FoundCustomers {
   return { total: rows[0]?.total ?? 0, hits: hits.map(({ total: _total, terms: _terms, ...hit }) => hit) };
 }
 
-/** One name per shape of search statement. */
-const statementName = (text: string) =>
-  `svc-search-${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+/** One name per text of a prepared search statement (a few: one per combination of filters), hashed once. */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `svc-search-${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
 
 /** The common table expressions of a search (the last one `page`: customer_id and rank) and its total. */
 interface HitQueries {
