@@ -25,6 +25,7 @@ export class AppModule {
           service: 'broker-service',
           logLevel: config.LOG_LEVEL,
           databaseUrl: config.DATABASE_URL,
+          databasePoolWaitMs: config.DB_POOL_WAIT_MS,
           entities: inventoryEntities,
           redisUrl: config.REDIS_URL,
           errorBody: meldungenBody,
@@ -45,7 +46,7 @@ export class AppModule {
             prefix: `${config.BROKER_REDIS_PREFIX}queue`,
           },
         }),
-        EmployeeModule,
+        EmployeeModule.forRoot({ searchConnections: config.SEARCH_CONNECTIONS }),
         SignatureLinksModule,
         BrokerModule,
         SigningModule.forRoot({

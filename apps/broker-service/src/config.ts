@@ -33,6 +33,8 @@ export const brokerEnvShape = {
   TRUSTED_PROXIES: env
     .list(['loopback', 'linklocal', 'uniquelocal'])
     .refine(isProxyList, 'must be IP addresses, CIDR ranges, loopback, linklocal or uniquelocal'),
+  /** Connections of the search pool (beside the service's pool of 10): searches at once in PostgreSQL. */
+  SEARCH_CONNECTIONS: env.positiveInt(4),
   /** Multi-call limits: parts per batch, bytes per part body, bytes of the whole request. */
   MULTICALL_MAX_PARTS: env.positiveInt(100),
   MULTICALL_MAX_PART_BYTES: env.positiveInt(1024 * 1024),

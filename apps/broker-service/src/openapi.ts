@@ -19,7 +19,8 @@ const AREA_C: Pick<OpenApiSettings, 'version' | 'securitySchemes' | 'security'> 
 const CONVENTIONS =
   'Every operation needs the header group X-Svc-Api-Id with either X-Svc-Timestamp, X-Svc-Nonce and ' +
   'X-Svc-Digest = hex sha1(nonce + timestamp + apiKey), or X-Svc-Otp (RFC 6238, SHA-1, 8 digits, 30 s). ' +
-  'Errors: {"Meldungen": [...]}. POST on the base path is the multi-call (multipart/related, one call per part).';
+  'Errors: {"Meldungen": [...]}, under overload with 503 and Retry-After (seconds). POST on the base path is the ' +
+  'multi-call (multipart/related, one call per part).';
 
 /** The employee service's OpenAPI 3 description: GET /service/{tenant}/employee/v1/rest/openapi.json. */
 export const EMPLOYEE_OPENAPI: OpenApiDocumentSettings = {

@@ -84,23 +84,19 @@ describe('employee service: searchKunden', () => {
   }
 
   /**
-   * Rows of the search tables that differ from what the inventory says: documents, index entries (with each
-   * entry's prior word, the customer's word before it in byte order) and vocabulary words missing.
+   * Rows of the search table that differ from what the inventory says (words or chain of brokers), and words
+   * missing in the vocabulary.
    */
   async function staleSearchRows(): Promise<number> {
-    const entries = `SELECT x.word, s.customer_id, s.broker_id,
-                            coalesce(lag(x.word) OVER (PARTITION BY s.customer_id ORDER BY x.word COLLATE "C"), '')
-                       FROM broker.customer_search s, unnest(tsvector_to_array(s.words)) x(word)`;
     const { rows } = await db.query<{ stale: number }>(
-      `SELECT ((SELECT count(*) FROM broker.customer_search s FULL JOIN broker.customer_search_source v USING (customer_id)
-                WHERE (s.broker_id, s.words) IS DISTINCT FROM (v.broker_id, v.words))
+      `SELECT ((SELECT count(*) FROM broker.customer_search s FULL JOIN (
+                 SELECT v.customer_id, c.brokers, v.words FROM broker.customer_search_source v
+                   JOIN broker.search_broker_chains(ARRAY(SELECT id FROM broker.broker)) c USING (broker_id)) v
+                 USING (customer_id)
+                WHERE (s.brokers, s.words) IS DISTINCT FROM (v.brokers, v.words))
             + (SELECT count(*) FROM (
-                 (SELECT w.word, w.customer_id, w.broker_id, w.prior FROM broker.customer_search_word w
-                  EXCEPT ALL ${entries})
-                 UNION ALL
-                 (${entries} EXCEPT ALL SELECT w.word, w.customer_id, w.broker_id, w.prior FROM broker.customer_search_word w)) d)
-            + (SELECT count(*) FROM (SELECT DISTINCT word FROM broker.customer_search_word WHERE word !~ '[0-9@]'
-                                     EXCEPT SELECT word FROM broker.customer_search_vocabulary) m))::int AS stale`,
+                 SELECT DISTINCT w FROM broker.customer_search, unnest(tsvector_to_array(words)) w WHERE w !~ '[0-9@]'
+                 EXCEPT SELECT word FROM broker.customer_search_vocabulary) m))::int AS stale`,
     );
     return rows[0].stale;
   }

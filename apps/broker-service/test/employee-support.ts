@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
+import { ApiKeyCipher } from '@broker/auth';
 import { parseConfig } from '@broker/config';
 import { createHttpApp } from '@broker/platform';
 import {
@@ -42,6 +43,8 @@ export interface EmployeeTestService {
   ): request.Test;
   /** Path under `/{ma}` of an employee (default: 01_01 of V1000). */
   employeePath(path: string, employee?: string): string;
+  /** A further API client of broker `brokerId` (its key stored encrypted) with an employee `employeeCode`. */
+  addApiClient(brokerId: string, employeeCode: string): Promise<FixtureApiClient>;
   close(): Promise<void>;
 }
 
@@ -79,6 +82,18 @@ export async function startEmployeeTestService(
       return options.body === undefined ? test : test.send(options.body as object);
     },
     employeePath: (path, employee = FIXTURE_EMPLOYEES.main) => `${BASE}/${employee}${path}`,
+    async addApiClient(brokerId, employeeCode) {
+      const apiClient = { apiId: `api-${brokerId}`, apiKey: randomBytes(16).toString('hex') };
+      await db.query(
+        `WITH b AS (SELECT tenant_id FROM broker.broker WHERE id = $1),
+              e AS (INSERT INTO broker.employee (tenant_id, broker_id, employee_code, first_name, last_name)
+                    SELECT tenant_id, $1, $2, 'Added', 'Test' FROM b)
+         INSERT INTO broker.api_client (tenant_id, broker_id, api_id, api_key_ciphertext)
+         SELECT tenant_id, $1, $3, $4 FROM b`,
+        [brokerId, employeeCode, apiClient.apiId, new ApiKeyCipher(encryptionKey).encrypt(apiClient.apiKey)],
+      );
+      return apiClient;
+    },
     async close() {
       await db.end();
       await app.close();

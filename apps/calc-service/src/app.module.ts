@@ -16,6 +16,7 @@ export class AppModule {
           service: 'calc-service',
           logLevel: config.LOG_LEVEL,
           databaseUrl: config.DATABASE_URL,
+          databasePoolWaitMs: config.DB_POOL_WAIT_MS,
           errorBody: apiErrorBody,
         }),
         LoginModule.forRoot({

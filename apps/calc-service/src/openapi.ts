@@ -11,7 +11,8 @@ export const CALC_OPENAPI: OpenApiSettings & { path: string } = {
   description:
     'Calculation for comparison calculators. POST /api/login gives a JWT; every calculation sends it as ' +
     '`Authorization: Bearer <JWT>` (the misspelled `Authorisation` header is accepted too). Errors: ' +
-    '{name, message, code, status}. Money: decimal strings with two decimals and a currency.',
+    '{name, message, code, status}, under overload with 503 and Retry-After (seconds). Money: decimal strings ' +
+    'with two decimals and a currency.',
   securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
   schemas: {
     [CIVIL_SERVICE_OCCUPATION_SCHEMA]: {

@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
 import { hash } from '@node-rs/argon2';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -21,6 +22,7 @@ const USERS = [
 ] as const;
 
 export interface CalcTestApp {
+  app: INestApplication;
   config: CalcConfig;
   server(): App;
   login(username: string, password: string): request.Test;
@@ -57,6 +59,7 @@ export async function startCalcTestApp(env: Record<string, string> = {}): Promis
   const login = (username: string, password: string) =>
     request(server()).post('/api/login').send({ username, password });
   return {
+    app,
     config,
     server,
     login,

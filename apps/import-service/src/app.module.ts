@@ -16,6 +16,7 @@ export class AppModule {
           service: 'import-service',
           logLevel: config.LOG_LEVEL,
           databaseUrl: config.DATABASE_URL,
+          databasePoolWaitMs: config.DB_POOL_WAIT_MS,
           entities: inventoryEntities,
           redisUrl: config.REDIS_URL,
           errorBody: apiErrorBody,

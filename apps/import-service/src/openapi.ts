@@ -9,7 +9,8 @@ export const IMPORT_OPENAPI: OpenApiDocumentSettings = {
   description:
     'Imports of GDV and CSV files into the inventory. Every operation needs an OAuth 2.0 access token of the ' +
     'authorization server with the scope service.imports, sent as `Authorization: Bearer <token>` (service ' +
-    'accounts included). Errors: {name, message, code, status}. Times: integer epoch seconds.',
+    'accounts included). Errors: {name, message, code, status}, under overload with 503 and Retry-After ' +
+    '(seconds). Times: integer epoch seconds.',
   securitySchemes: {
     bearer: {
       type: 'http',

@@ -22,6 +22,7 @@ export class WorkerModule {
           service: 'import-worker',
           logLevel: config.LOG_LEVEL,
           databaseUrl: config.DATABASE_URL,
+          databasePoolWaitMs: config.DB_POOL_WAIT_MS,
           entities: inventoryEntities,
           redisUrl: config.REDIS_URL,
           errorBody: apiErrorBody,

@@ -10,6 +10,8 @@ import { createHttpApp } from '@broker/platform';
 import {
   createImportTestEnvironment,
   createTestDatabase,
+  expectOverloadRefusal,
+  holdDatabasePool,
   type ImportTestEnvironment,
   insertBrokerFixture,
   testRedisUrl,
@@ -48,6 +50,7 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       REDIS_URL: testRedisUrl(),
       LOG_LEVEL: 'silent',
       IMPORT_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES),
+      DB_POOL_WAIT_MS: '300',
     });
     checkImportConfig(config);
     app = await createHttpApp(AppModule.forRoot(config), { openApi: IMPORT_OPENAPI });
@@ -318,6 +321,20 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
         expect(refused.status).toBe(400);
       }
     });
+  });
+
+  it('refuses a request with 503 and Retry-After in the area shape while no database connection is free', async () => {
+    const list = async () =>
+      request(server())
+        .get('/api/v1/list')
+        .set('Authorization', await bearer());
+    const held = await holdDatabasePool(app);
+    try {
+      expectOverloadRefusal(await list(), 'api');
+    } finally {
+      held.release();
+    }
+    expect((await list()).status).toBe(200);
   });
 
   it('serves its OpenAPI 3.0 description without a token: upload, list, report, bearer scheme', async () => {

@@ -113,6 +113,19 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     return Number(rows[0]?.rows);
   }
 
+  /** Imported customers of the broker tree whose search document is missing or differs from the inventory. */
+  async function unsearchable(keyPattern: string): Promise<string[]> {
+    const { rows } = await db.query<{ external_key: string }>(
+      `SELECT c.external_key FROM broker.customer c
+         JOIN broker.customer_search_source v ON v.customer_id = c.id
+         LEFT JOIN broker.customer_search s ON s.customer_id = c.id
+        WHERE c.external_key LIKE $1
+          AND (s.words IS DISTINCT FROM v.words OR s.brokers[1] IS DISTINCT FROM c.broker_id)`,
+      [keyPattern],
+    );
+    return rows.map((row) => row.external_key);
+  }
+
   async function processState(id: string): Promise<{ status: string; failure_reason: string | null }> {
     const result = await db.query<{ status: string; failure_reason: string | null }>(
       'SELECT status, failure_reason FROM "import".import_process WHERE id = $1',
@@ -284,6 +297,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
         { policy_number: 'UF-1', vu_number: '5512', line_of_business: '030', net_premium_cents: '1681' },
       ],
     });
+    expect(await unsearchable('csv:%')).toEqual([]);
     expect(await workRowsOf(id)).toBe(0);
   });
 

@@ -12,6 +12,7 @@ describe('parseConfig', () => {
       HOST: '0.0.0.0',
       LOG_LEVEL: 'info',
       SHUTDOWN_TIMEOUT_MS: 10000,
+      DB_POOL_WAIT_MS: 2000,
     });
   });
 
@@ -27,6 +28,7 @@ describe('parseConfig', () => {
     [{ ...valid, REDIS_URL: 'not a url' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
     [{ ...valid, PORT: 'abc' }, 'PORT must be a TCP port number'],
     [{ ...valid, PORT: '70000' }, 'PORT must be a TCP port number (1-65535)'],
+    [{ ...valid, DB_POOL_WAIT_MS: '0' }, 'DB_POOL_WAIT_MS must be a positive integer'],
     [
       { ...valid, LOG_LEVEL: 'loud' },
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',

@@ -79,9 +79,14 @@ function hasProtocol(value: string, protocols: string[]): boolean {
   }
 }
 
+/** How long a request waits for a free database connection unless DB_POOL_WAIT_MS says otherwise. */
+export const DEFAULT_DB_POOL_WAIT_MS = 2_000;
+
 /** The variables every process reads. */
 export const baseEnvShape = {
   DATABASE_URL: env.postgresUrl(),
+  /** How long a request waits for a free database connection before it is refused (503 with Retry-After). */
+  DB_POOL_WAIT_MS: env.positiveInt(DEFAULT_DB_POOL_WAIT_MS),
   HOST: env.text('0.0.0.0'),
   LOG_LEVEL: env.logLevel(),
   SHUTDOWN_TIMEOUT_MS: env.positiveInt(10_000),

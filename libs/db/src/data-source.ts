@@ -1,4 +1,5 @@
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { DEFAULT_DB_POOL_WAIT_MS } from '@broker/config';
 import { allMigrations } from './migrations/index.js';
 import { SnakeNamingStrategy } from './naming-strategy.js';
 
@@ -11,6 +12,12 @@ export interface DatabaseSettings {
   applicationName: string;
   entities?: EntityList;
   poolSize?: number;
+  /**
+   * How long a request for a connection waits (for one of the full pool to become free, or for a new one to be
+   * established) before pg-pool rejects it; DEFAULT_DB_POOL_WAIT_MS unless set. The filters answer that
+   * rejection with 503 and Retry-After (`overloadRefusal` of @broker/errors).
+   */
+  poolWaitMs?: number;
 }
 
 /** The one DataSource configuration used by the apps, the migration CLI and the tests. */
@@ -27,7 +34,7 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
     migrationsRun: false,
     namingStrategy: new SnakeNamingStrategy(),
     poolSize: settings.poolSize ?? 10,
-    extra: { connectionTimeoutMillis: 5_000 },
+    extra: { connectionTimeoutMillis: settings.poolWaitMs ?? DEFAULT_DB_POOL_WAIT_MS },
   };
 }
 

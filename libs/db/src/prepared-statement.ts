@@ -33,7 +33,8 @@ export async function runPrepared<Row extends QueryResultRow>(
  * costs about as much as running. Parallel workers are off on these connections: a generic plan may otherwise
  * start workers for a branch the values leave empty (about 8 ms each time on 2 cores). Unnamed statements are
  * planned generically here too, so only statements of that kind belong on this pool. A connection keeps the plan
- * of every named statement it ran, so their texts must be few. The caller ends the pool.
+ * of every named statement it ran, so their texts must be few. A request for one of its connections waits as
+ * long as one of the data source's (`poolWaitMs`) before it is rejected. The caller ends the pool.
  */
 export function genericPlanPool(db: DataSource, size: number, purpose: string): Pool {
   const options = poolOf(db).options;

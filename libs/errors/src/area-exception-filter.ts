@@ -9,8 +9,12 @@ import {
 import type { HttpAdapterHost } from '@nestjs/core';
 import { DomainError } from './domain-error.js';
 import { ErrorCode, errorCodeOfStatus, httpStatusOf } from './error-code.js';
+import { overloadRefusal } from './overload.js';
 
-/** What the caller did wrong, in area-neutral form. */
+/**
+ * What the caller did wrong, or that the service refuses the request under overload (503), in area-neutral
+ * form.
+ */
 export interface ClientFault {
   status: number;
   code: ErrorCode;
@@ -59,17 +63,19 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
 };
 
 /**
- * Classifies anything thrown while handling a request. Client faults keep their meaning;
- * everything else is a server fault, answered with a plain HTML page and logged with its stack.
+ * Classifies anything thrown while handling a request. Client faults keep their meaning, and a request that
+ * waited too long for a database connection is refused under overload (`overloadRefusal`); everything else is a
+ * server fault, answered with a plain HTML page and logged with its stack.
  */
 export function classifyClientFault(exception: unknown, request: FaultyRequest): ClientFault | undefined {
-  if (exception instanceof DomainError) {
+  const domainError = exception instanceof DomainError ? exception : overloadRefusal(exception);
+  if (domainError) {
     return {
-      status: httpStatusOf(exception.code),
-      code: exception.code,
-      message: exception.message,
-      details: exception.details,
-      headers: exception.headers,
+      status: httpStatusOf(domainError.code),
+      code: domainError.code,
+      message: domainError.message,
+      details: domainError.details,
+      headers: domainError.headers,
     };
   }
   const status = statusOf(exception);
@@ -138,6 +144,8 @@ export class AreaExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly renderClientFault: ClientFaultRenderer,
     private readonly adapterHost: HttpAdapterHost,
+    /** Told of every request refused under overload (the process's metrics count them). */
+    private readonly onOverload: () => void = () => undefined,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -154,6 +162,7 @@ export class AreaExceptionFilter implements ExceptionFilter {
     const path = (adapter.getRequestUrl?.(request) ?? '').split('?')[0] ?? '';
     const fault = classifyClientFault(exception, { method, path });
     if (fault) {
+      if (fault.code === ErrorCode.Overloaded) this.refusedUnderOverload(reqId, method, path);
       for (const [name, value] of Object.entries(fault.headers)) adapter.setHeader(response, name, value);
       adapter.reply(response, this.renderClientFault(fault), fault.status);
       return;
@@ -162,6 +171,12 @@ export class AreaExceptionFilter implements ExceptionFilter {
     this.logger.error({ err: exception, reqId }, `Server fault on ${method} ${path}`);
     adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');
     adapter.reply(response, serverFaultPage(status, reqId), status);
+  }
+
+  /** One warning line (the request's own line has the rest), and the count. */
+  private refusedUnderOverload(reqId: string, method: string, path: string): void {
+    this.logger.warn({ reqId }, `Refused ${method} ${path} under overload: no database connection in time`);
+    this.onOverload();
   }
 }
 

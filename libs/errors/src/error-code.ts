@@ -19,6 +19,8 @@ export enum ErrorCode {
   Conflict = 1300,
   Gone = 1301,
   RateLimited = 1400,
+  /** No database connection became free within the wait (DB_POOL_WAIT_MS): try again after Retry-After. */
+  Overloaded = 1500,
   ClientError = 1900,
 }
 
@@ -51,6 +53,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 415;
     case ErrorCode.RateLimited:
       return 429;
+    case ErrorCode.Overloaded:
+      return 503;
     default:
       return assertNever(code);
   }

@@ -16,10 +16,13 @@ import { describeValidationErrors } from './validation.js';
 const request: FaultyRequest = { method: 'GET', path: '/service/demo/x' };
 
 describe('error mapping', () => {
-  it('gives every error code a 4xx status', () => {
-    const codes = Object.values(ErrorCode).filter((value): value is ErrorCode => typeof value === 'number');
+  it('gives every error code a 4xx status, but the refusal under overload its 503', () => {
+    const codes = Object.values(ErrorCode).filter(
+      (value): value is ErrorCode => typeof value === 'number' && value !== ErrorCode.Overloaded,
+    );
     for (const code of codes) expect(httpStatusOf(code)).toBeGreaterThanOrEqual(400);
     for (const code of codes) expect(httpStatusOf(code)).toBeLessThan(500);
+    expect(httpStatusOf(ErrorCode.Overloaded)).toBe(503);
   });
 
   it('renders a domain error in the area A/B shape', () => {
@@ -86,9 +89,30 @@ describe('error mapping', () => {
     }
   });
 
+  it.each(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout'])(
+    'refuses a request whose wait for a database connection ran out (%s) with 503 and Retry-After',
+    (message) => {
+      const fault = classifyClientFault(new Error(message), request)!;
+      expect(fault).toMatchObject({
+        status: 503,
+        code: ErrorCode.Overloaded,
+        headers: { 'Retry-After': '1' },
+      });
+      expect(apiErrorBody(fault)).toEqual({
+        name: 'Overloaded',
+        message: 'The service is overloaded; try again in 1 s',
+        code: 1500,
+        status: 503,
+      });
+      expect(meldungenBody(fault)).toEqual({ Meldungen: ['The service is overloaded; try again in 1 s'] });
+    },
+  );
+
   it('treats everything else as a server fault', () => {
     expect(classifyClientFault(new Error('db down'), request)).toBeUndefined();
     expect(classifyClientFault(Object.assign(new Error('x'), { status: 400 }), request)).toBeUndefined();
+    expect(classifyClientFault(new Error('Connection terminated unexpectedly'), request)).toBeUndefined();
+    expect(classifyClientFault(null, request)).toBeUndefined();
   });
 
   it('answers a server fault with an HTML page that has the request id and nothing else', () => {

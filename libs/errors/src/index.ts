@@ -1,4 +1,5 @@
 export * from './error-code.js';
 export * from './domain-error.js';
+export * from './overload.js';
 export * from './validation.js';
 export * from './area-exception-filter.js';

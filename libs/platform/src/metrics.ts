@@ -31,6 +31,11 @@ export class ProcessMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  private readonly overloadRefusals = new Counter({
+    name: 'http_overload_refusals_total',
+    help: 'HTTP requests refused with 503 and Retry-After: no database connection became free within DB_POOL_WAIT_MS',
+    registers: [this.registry],
+  });
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
@@ -41,6 +46,10 @@ export class ProcessMetrics {
     const labels = { method, route: route ?? UNMATCHED_ROUTE, status: String(status) };
     this.requests.inc(labels);
     this.durations.observe(labels, seconds);
+  }
+
+  countOverloadRefusal(): void {
+    this.overloadRefusals.inc();
   }
 }
 

@@ -12,13 +12,15 @@ import { ConnectionDrainer } from './connection-drainer.js';
 import { databaseModule } from './database.js';
 import { HealthModule } from './health/health.module.js';
 import { ProcessLogger } from './logging.js';
-import { MetricsModule } from './metrics.js';
+import { MetricsModule, ProcessMetrics } from './metrics.js';
 
 export interface PlatformSettings {
   /** Process name in logs and in pg_stat_activity. */
   service: string;
   logLevel: string;
   databaseUrl: string;
+  /** How long a request waits for a free database connection before it is refused with 503 (DB_POOL_WAIT_MS). */
+  databasePoolWaitMs: number;
   entities?: DatabaseSettings['entities'];
   /** Set when the process uses Redis; readiness then checks it too. */
   redisUrl?: string;
@@ -46,6 +48,7 @@ export class PlatformModule {
           url: settings.databaseUrl,
           applicationName: settings.service,
           entities: settings.entities,
+          poolWaitMs: settings.databasePoolWaitMs,
         }),
         HealthModule.forRoot({ redisUrl: settings.redisUrl }),
         MetricsModule.forRoot(settings.service),
@@ -53,8 +56,9 @@ export class PlatformModule {
       providers: [
         {
           provide: APP_FILTER,
-          useFactory: (host: HttpAdapterHost) => new AreaExceptionFilter(settings.errorBody, host),
-          inject: [HttpAdapterHost],
+          useFactory: (host: HttpAdapterHost, metrics: ProcessMetrics) =>
+            new AreaExceptionFilter(settings.errorBody, host, () => metrics.countOverloadRefusal()),
+          inject: [HttpAdapterHost, ProcessMetrics],
         },
         { provide: APP_GUARD, useClass: NulFreePathGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },

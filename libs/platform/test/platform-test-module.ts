@@ -1,4 +1,5 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
+import { DEFAULT_DB_POOL_WAIT_MS } from '@broker/config';
 import { apiErrorBody } from '@broker/errors';
 import { PlatformModule, type PlatformSettings } from '../src/platform-modules.js';
 
@@ -11,7 +12,14 @@ export function platformTestModule(
   class PlatformTestModule {}
   return {
     module: PlatformTestModule,
-    imports: [PlatformModule.forRoot({ logLevel: 'silent', errorBody: apiErrorBody, ...settings })],
+    imports: [
+      PlatformModule.forRoot({
+        logLevel: 'silent',
+        errorBody: apiErrorBody,
+        databasePoolWaitMs: DEFAULT_DB_POOL_WAIT_MS,
+        ...settings,
+      }),
+    ],
     controllers,
   };
 }

@@ -6,7 +6,12 @@ import { ErrorProbeController } from './error-probe.js';
 export type ErrorShape = 'api' | 'meldungen';
 
 /** The body a client error must have in the area's shape. */
-function expectedClientError(shape: ErrorShape, status: number, name: string, messages: string[]): object {
+export function expectedClientError(
+  shape: ErrorShape,
+  status: number,
+  name: string,
+  messages: string[],
+): object {
   if (shape === 'meldungen') return { Meldungen: messages };
   const anyCode: unknown = expect.any(Number);
   return { name, message: messages.join('; '), code: anyCode, status };

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { AddressRepository } from './addresses/address.repository.js';
 import { AddressService } from './addresses/address.service.js';
 import { AddressesController } from './addresses/addresses.controller.js';
@@ -16,6 +16,7 @@ import { EnumerationsController } from './enumerations.controller.js';
 import { RecordsController } from './records/records.controller.js';
 import { RecordsRepository } from './records/records.repository.js';
 import { RecordsService } from './records/records.service.js';
+import { SEARCH_CONNECTIONS } from './search/search-connections.js';
 import { SearchController } from './search/search.controller.js';
 import { SearchRepository } from './search/search.repository.js';
 import { SearchService } from './search/search.service.js';
@@ -50,4 +51,11 @@ import { SearchService } from './search/search.service.js';
     SearchService,
   ],
 })
-export class EmployeeModule {}
+export class EmployeeModule {
+  static forRoot(settings: { searchConnections: number }): DynamicModule {
+    return {
+      module: EmployeeModule,
+      providers: [{ provide: SEARCH_CONNECTIONS, useValue: settings.searchConnections }],
+    };
+  }
+}

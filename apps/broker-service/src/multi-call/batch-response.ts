@@ -17,6 +17,7 @@ const CARRIED_HEADERS = [
   ['etag', 'ETag'],
   ['location', 'Location'],
   ['x-svc-total', 'X-Svc-Total'],
+  ['retry-after', 'Retry-After'],
 ] as const;
 
 const CRLF = Buffer.from('\r\n');

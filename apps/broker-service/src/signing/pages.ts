@@ -251,6 +251,7 @@ const ERROR_TEXTS: Record<number, [string, string]> = {
     'Die gesendeten Daten sind zu groß. Bitte öffnen Sie den Link erneut und unterschreiben Sie noch einmal.',
   ],
   429: ['Zu viele Anfragen', 'Von Ihrem Anschluss kamen in kurzer Zeit zu viele Anfragen.'],
+  503: ['Gerade ausgelastet', 'Der Dienst ist im Moment ausgelastet.'],
 };
 
 /** A client fault of the page itself (not of the link): what happened and what to do. */

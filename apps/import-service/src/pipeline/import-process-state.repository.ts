@@ -56,7 +56,8 @@ export class ImportProcessStateRepository {
 
   /**
    * Ends an unfinished process as failed with a reason the user can act on. Its work tables are emptied as for a
-   * finished one (they hold the file's personal data); the issues and counts stay for the report.
+   * finished one (they hold the file's personal data); the issues and counts stay for the report. Customers it
+   * wrote before failing are made searchable first (their documents wait for a later stage otherwise).
    */
   async fail(processId: string, reason: string): Promise<void> {
     await this.db.transaction(async (tx) => {
@@ -68,6 +69,7 @@ export class ImportProcessStateRepository {
         [processId, reason],
       );
       if (failed.length > 0) {
+        await this.staging.refreshSearch(tx, processId);
         await tx.query(
           `INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'failed')`,
           [processId],

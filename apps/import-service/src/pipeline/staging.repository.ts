@@ -132,6 +132,24 @@ export class StagingRepository {
     for (const table of tables) await tx.query(`ANALYZE "import".${table}`);
   }
 
+  /**
+   * The inventory writes of this transaction leave the customers' search documents to `refreshSearch` (see
+   * migration CustomerSearchByBroker1763700000013): each document is written once per import instead of once per
+   * statement that touches the customer. A change of broker and a deletion still refresh at once.
+   */
+  async deferSearch(tx: EntityManager): Promise<void> {
+    await tx.query("SELECT set_config('broker.search_refresh', 'deferred', true)");
+  }
+
+  /** Makes the customers the process wrote searchable as they now are: one set-based refresh of their documents. */
+  async refreshSearch(tx: EntityManager, processId: string): Promise<void> {
+    await tx.query(
+      `SELECT broker.customer_search_refresh(ARRAY(
+         SELECT customer_id FROM "import".merged_customer WHERE process_id = $1 AND customer_id IS NOT NULL))`,
+      [processId],
+    );
+  }
+
   /** Empties the work tables of a finished process; its issues and counts stay for the report. */
   async release(tx: EntityManager, processId: string): Promise<void> {
     for (const table of WORK_TABLES) {

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { extensionSchema } from './sql.js';
 
 /** Set on an extension this migration created, so that `down` drops only what `up` created. */
 const CREATED_MARKER =
@@ -67,18 +68,7 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
     const trgm = await extensionSchema(db, 'pg_trgm');
 
     await this.createQueryFunctions(db, unaccent);
-    await db.query(`
-      CREATE TABLE broker.customer_search (
-        customer_id bigint PRIMARY KEY,
-        broker_id bigint NOT NULL,
-        words tsvector NOT NULL
-      )`);
-    await db.query(`
-      CREATE TABLE broker.customer_search_word (
-        word text COLLATE "C" NOT NULL,
-        customer_id bigint NOT NULL,
-        broker_id bigint NOT NULL
-      )`);
+    await this.createDocumentTables(db);
     // When a word was first seen: words no customer holds any more stay (harmless: they find no entry) until a
     // rebuild; this tells how old they are.
     await db.query(`
@@ -118,9 +108,26 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
   }
 
   /*
-   * The three functions below are also what CustomerSearchPriorWord1763700000012's down() restores, so they are
-   * not private: this migration stays the only place they are written down.
+   * The methods below are also what the down() of CustomerSearchPriorWord1763700000012 and of
+   * CustomerSearchByBroker1763700000013 restore, so they are not private: this migration stays the only place
+   * they are written down.
    */
+
+  /** The documents and their word index. */
+  async createDocumentTables(db: QueryRunner): Promise<void> {
+    await db.query(`
+      CREATE TABLE broker.customer_search (
+        customer_id bigint PRIMARY KEY,
+        broker_id bigint NOT NULL,
+        words tsvector NOT NULL
+      )`);
+    await db.query(`
+      CREATE TABLE broker.customer_search_word (
+        word text COLLATE "C" NOT NULL,
+        customer_id bigint NOT NULL,
+        broker_id bigint NOT NULL
+      )`);
+  }
 
   /** What a search query is folded and split with; the documents fold the same way (see `fold`, `words`). */
   async createQueryFunctions(db: QueryRunner, unaccent: string): Promise<void> {
@@ -221,14 +228,10 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
       END $$`);
   }
 
-  /**
-   * Statement-level triggers with transition tables: an import that writes 100,000 customers (or their addresses
-   * or contacts) in one statement refreshes their documents in one set-based call. A refresh that changes
-   * nothing writes nothing.
-   */
-  private async createTriggers(db: QueryRunner): Promise<void> {
+  /** The triggers' functions. */
+  async createTriggerFunctions(db: QueryRunner): Promise<void> {
     await db.query(`
-      CREATE FUNCTION broker.customer_search_customers_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE OR REPLACE FUNCTION broker.customer_search_customers_changed() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'INSERT' THEN
           PERFORM broker.customer_search_refresh(ARRAY(SELECT id FROM new_rows));
@@ -243,7 +246,7 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
         RETURN NULL;
       END $$`);
     await db.query(`
-      CREATE FUNCTION broker.customer_search_parts_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE OR REPLACE FUNCTION broker.customer_search_parts_changed() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'INSERT' THEN
           PERFORM broker.customer_search_refresh(ARRAY(SELECT DISTINCT customer_id FROM new_rows));
@@ -255,6 +258,15 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
         END IF;
         RETURN NULL;
       END $$`);
+  }
+
+  /**
+   * Statement-level triggers with transition tables: an import that writes 100,000 customers (or their addresses
+   * or contacts) in one statement refreshes their documents in one set-based call. A refresh that changes
+   * nothing writes nothing.
+   */
+  private async createTriggers(db: QueryRunner): Promise<void> {
+    await this.createTriggerFunctions(db);
     const triggers: [string, string][] = [
       ['customer', 'broker.customer_search_customers_changed()'],
       ['address', 'broker.customer_search_parts_changed()'],
@@ -295,14 +307,4 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
     )) as { extname: string }[];
     for (const { extname } of created) await db.query(`DROP EXTENSION ${extname}`);
   }
-}
-
-async function extensionSchema(db: QueryRunner, extension: string): Promise<string> {
-  const [row] = (await db.query(
-    `SELECT quote_ident(n.nspname) AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-      WHERE e.extname = $1`,
-    [extension],
-  )) as ({ schema: string } | undefined)[];
-  if (!row) throw new Error(`Extension ${extension} is missing`);
-  return row.schema;
 }

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { extensionSchema } from './sql.js';
 import { CustomerSearch1763700000008 } from './1763700000008-customer-search.js';
 
 /**
@@ -29,10 +30,32 @@ export class CustomerSearchPriorWord1763700000012 implements MigrationInterface 
   name = 'CustomerSearchPriorWord1763700000012';
 
   async up(db: QueryRunner): Promise<void> {
+    await this.addPriorWords(db);
+    await this.createPrefixEnd(db);
+    await this.createRefresh(db);
+    await this.createRebuild(db);
+    await db.query('SELECT broker.customer_search_rebuild()');
+    const [terms] = (await db.query(
+      `SELECT prosrc AS body FROM pg_proc WHERE oid = 'broker.search_terms(text)'::regprocedure`,
+    )) as { body: string }[];
+    await db.query(`
+      CREATE OR REPLACE FUNCTION broker.search_terms(q text) RETURNS text[]
+      LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $terms$ BEGIN RETURN (${terms.body}); END $terms$`);
+  }
+
+  /*
+   * The methods below are also what CustomerSearchByBroker1763700000013's down() restores, so they are not
+   * private: this migration stays the only place they are written down.
+   */
+
+  async addPriorWords(db: QueryRunner): Promise<void> {
     await db.query(
       `ALTER TABLE broker.customer_search_word ADD COLUMN prior text COLLATE "C" NOT NULL DEFAULT ''`,
     );
     await db.query('ALTER TABLE broker.customer_search_word ALTER COLUMN prior DROP DEFAULT');
+  }
+
+  async createPrefixEnd(db: QueryRunner): Promise<void> {
     // The term with its last character incremented (over the surrogates, which text cannot hold). A search term
     // ends with a word character (up to U+FFFF), so there always is a next character.
     await db.query(`
@@ -40,6 +63,9 @@ export class CustomerSearchPriorWord1763700000012 implements MigrationInterface 
       LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
         SELECT left(term, -1) || chr(CASE ascii(right(term, 1)) WHEN 55295 THEN 57344 ELSE ascii(right(term, 1)) + 1 END)
       $$`);
+  }
+
+  async createRefresh(db: QueryRunner): Promise<void> {
     await db.query(`
       CREATE OR REPLACE FUNCTION broker.customer_search_refresh(ids bigint[]) RETURNS void LANGUAGE plpgsql AS $$
       DECLARE
@@ -73,6 +99,9 @@ export class CustomerSearchPriorWord1763700000012 implements MigrationInterface 
         ON CONFLICT (customer_id) DO UPDATE SET broker_id = EXCLUDED.broker_id, words = EXCLUDED.words
          WHERE (s.broker_id, s.words) IS DISTINCT FROM (EXCLUDED.broker_id, EXCLUDED.words);
       END $$`);
+  }
+
+  async createRebuild(db: QueryRunner): Promise<void> {
     await db.query(`
       CREATE OR REPLACE FUNCTION broker.customer_search_rebuild() RETURNS void LANGUAGE plpgsql
       SET maintenance_work_mem = '256MB' AS $$
@@ -96,13 +125,6 @@ export class CustomerSearchPriorWord1763700000012 implements MigrationInterface 
         ANALYZE broker.customer_search_word;
         ANALYZE broker.customer_search_vocabulary;
       END $$`);
-    await db.query('SELECT broker.customer_search_rebuild()');
-    const [terms] = (await db.query(
-      `SELECT prosrc AS body FROM pg_proc WHERE oid = 'broker.search_terms(text)'::regprocedure`,
-    )) as { body: string }[];
-    await db.query(`
-      CREATE OR REPLACE FUNCTION broker.search_terms(q text) RETURNS text[]
-      LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $terms$ BEGIN RETURN (${terms.body}); END $terms$`);
   }
 
   /** Back to CustomerSearch1763700000008's functions (its own definitions) and index. */
@@ -119,14 +141,4 @@ export class CustomerSearchPriorWord1763700000012 implements MigrationInterface 
     await earlier.createRebuild(db, await extensionSchema(db, 'pg_trgm'));
     await db.query('SELECT broker.customer_search_rebuild()');
   }
-}
-
-async function extensionSchema(db: QueryRunner, extension: string): Promise<string> {
-  const [row] = (await db.query(
-    `SELECT quote_ident(n.nspname) AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-      WHERE e.extname = $1`,
-    [extension],
-  )) as ({ schema: string } | undefined)[];
-  if (!row) throw new Error(`Extension ${extension} is missing`);
-  return row.schema;
 }

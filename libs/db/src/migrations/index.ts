@@ -10,6 +10,7 @@ import { CalcLoginThrottle1763700000009 } from './1763700000009-calc-login-throt
 import { CompanyAgreements1763700000010 } from './1763700000010-company-agreements.js';
 import { MandateSigning1763700000011 } from './1763700000011-mandate-signing.js';
 import { CustomerSearchPriorWord1763700000012 } from './1763700000012-customer-search-prior-word.js';
+import { CustomerSearchByBroker1763700000013 } from './1763700000013-customer-search-by-broker.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -25,4 +26,5 @@ export const allMigrations = [
   CompanyAgreements1763700000010,
   MandateSigning1763700000011,
   CustomerSearchPriorWord1763700000012,
+  CustomerSearchByBroker1763700000013,
 ];

@@ -46,14 +46,19 @@ const ADD_CONTACTS = `
     RETURNING 1)
   SELECT count(*)::int AS count FROM written`;
 
-/** customersFinalized → customersDone: the written customers' main addresses and contact entries. */
+/**
+ * customersFinalized → customersDone: the written customers' main addresses and contact entries; then the
+ * customers become searchable as they now are (one set-based refresh of their search documents).
+ */
 @Injectable()
 export class CustomerContactsWriteStage extends SqlStage {
   readonly from = 'customersFinalized';
 
   protected async runIn(tx: EntityManager, processId: string): Promise<void> {
+    await this.staging.deferSearch(tx);
     const [addresses] = await tx.query<{ count: number }[]>(WRITE_MAIN_ADDRESSES, [processId]);
     const [contacts] = await tx.query<{ count: number }[]>(ADD_CONTACTS, [processId]);
+    await this.staging.refreshSearch(tx, processId);
     await this.staging.recordCounts(tx, processId, {
       addressesWritten: addresses?.count ?? 0,
       contactsAdded: contacts?.count ?? 0,

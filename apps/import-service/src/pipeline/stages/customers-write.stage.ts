@@ -8,13 +8,15 @@ const IMPORTED_FIELDS = ['salutation', 'title', 'first_name', 'last_name', 'comp
 /**
  * customersAssigned → customersFinalized: the accepted customers written in one upsert keyed by tenant,
  * target broker and external key: new ones are created, matched ones (and any another import created in the
- * meantime) updated. Every merged customer learns its inventory id.
+ * meantime) updated. Every merged customer learns its inventory id. Their search documents are written once,
+ * with their addresses and contacts, in the next stage.
  */
 @Injectable()
 export class CustomersWriteStage extends SqlStage {
   readonly from = 'customersAssigned';
 
   protected async runIn(tx: EntityManager, processId: string): Promise<void> {
+    await this.staging.deferSearch(tx);
     const [counts] = await tx.query<{ created: number; updated: number }[]>(
       `WITH written AS (
          INSERT INTO broker.customer (tenant_id, broker_id, external_key, person_type, ${IMPORTED_FIELDS.join(', ')})

@@ -1,0 +1,99 @@
+import { Client } from 'pg';
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
+import { expectOverloadRefusal, holdDatabasePool, waitFor } from '@broker/testing';
+import { SEARCH_CONNECTIONS } from '../src/employee/search/search-connections.js';
+import { FIXTURE_API_CLIENTS, svcOtpHeaders } from './employee-fixture.js';
+import { BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
+import { answerParts, asBuffer, multipartBody, multipartType, part } from './multipart.js';
+
+const SEARCH = '/kunden/_search?q=Mustermann';
+
+describe('broker-service under overload (no database connection free within DB_POOL_WAIT_MS)', () => {
+  let service: EmployeeTestService;
+  const kunde = () => `/kunden/${service.customers.v1000Customer}`;
+  const get = (path: string) => service.call('get', service.employeePath(path));
+
+  beforeAll(async () => {
+    service = await startEmployeeTestService({ DB_POOL_WAIT_MS: '300' });
+  });
+  afterAll(() => service?.close());
+
+  describe('every connection of the search pool busy: searches wait on a lock of the search index', () => {
+    let locker: Client;
+    let blocked: Promise<request.Response>[];
+
+    beforeAll(async () => {
+      locker = new Client({ connectionString: service.database.url });
+      await locker.connect();
+      await locker.query('BEGIN');
+      // Every search reads the search index on the search pool; getKunde does not.
+      await locker.query('LOCK TABLE broker.customer_search IN ACCESS EXCLUSIVE MODE');
+      const { rows } = await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const connections = service.app.get<number>(SEARCH_CONNECTIONS);
+      // Started now (then), not when awaited.
+      blocked = Array.from({ length: connections }, () => get(SEARCH).then((response) => response));
+      await waitFor(async () => {
+        const waiting = await service.db.query<{ count: number }>(
+          'SELECT count(*)::int AS count FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+          [rows[0].pid],
+        );
+        return waiting.rows[0].count === connections || undefined;
+      });
+    });
+
+    afterAll(async () => {
+      await locker?.query('ROLLBACK');
+      await locker?.end();
+    });
+
+    it('refuses one more search with 503, Retry-After and Meldungen', async () => {
+      expectOverloadRefusal(await get(SEARCH), 'meldungen');
+    });
+
+    it('still answers getKunde, which uses the service pool', async () => {
+      await get(kunde()).expect(200);
+    });
+
+    it('answers a multi-call part that found no connection with its own 503, its siblings as usual', async () => {
+      const response = await asBuffer(
+        request(service.app.getHttpServer() as App)
+          .post(BASE)
+          .set(svcOtpHeaders(FIXTURE_API_CLIENTS.main))
+          .set('Content-Type', multipartType())
+          .send(
+            multipartBody([
+              part('<part-1>', 'GET', `/01_01${SEARCH}`),
+              part('<part-2>', 'GET', `/01_01${kunde()}`),
+            ]),
+          ),
+      ).expect(200);
+      const [search, customer] = answerParts(response.headers['content-type'], response.body as Buffer);
+      expectOverloadRefusal({ ...search, body: search.json() }, 'meldungen');
+      expect(customer.status).toBe(200);
+    });
+
+    it('answers the waiting searches once the lock is gone', async () => {
+      await locker.query('COMMIT');
+      for (const response of await Promise.all(blocked)) expect(response.status).toBe(200);
+    });
+  });
+
+  it('refuses a request with 503 and Retry-After in the area shape while the service pool is held, and counts it', async () => {
+    const refusals = async () =>
+      (
+        await request(service.app.getHttpServer() as App)
+          .get('/metrics')
+          .expect(200)
+      ).text.match(/^http_overload_refusals_total\{service="broker-service"\} (\d+)$/m)?.[1];
+    const before = Number(await refusals());
+    const held = await holdDatabasePool(service.app);
+    try {
+      expectOverloadRefusal(await get(kunde()), 'meldungen');
+    } finally {
+      held.release();
+    }
+    await get(kunde()).expect(200);
+    expect(Number(await refusals())).toBe(before + 1);
+  });
+});

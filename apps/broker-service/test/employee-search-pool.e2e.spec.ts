@@ -1,0 +1,164 @@
+import type { Client } from 'pg';
+import type { FixtureApiClient } from './employee-fixture.js';
+import { BASE, BROKER_BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
+
+/** Few names and cities, so that most brokers hold customers with the same words as the caller. */
+const LAST_NAMES = ['Müller', 'Schmidt', 'Schneider', 'Fischer', 'Obermüller', 'Meyer', 'Wagner', 'Becker'];
+const FIRST_NAMES = ['Anna', 'Hans', 'Petra', 'Jürgen', 'Sabine', 'Klaus'];
+const CITIES = ['Berlin', 'Hamburg', 'Köln', 'Fischbach', 'München'];
+const POOL_BROKERS = 300;
+
+/**
+ * searchKunden in a tenant shaped like a broker pool: hundreds of brokers whose customers share names and cities,
+ * some with sub-brokers. A broker sees exactly its own customers and those below it, counted exactly, however many
+ * other brokers hold the same words; and a move in the hierarchy shows at once.
+ */
+describe('employee service: searchKunden in a broker pool', () => {
+  let service: EmployeeTestService;
+  let db: Client;
+  let tenantId: string;
+
+  /** The ids of the customers `caller` finds for `q`, and X-Svc-Total. */
+  async function search(caller: FixtureApiClient, employee: string, q: string) {
+    const response = await service
+      .call('get', `${BASE}/${employee}/kunden/_search?q=${encodeURIComponent(q)}&size=200`, {
+        client: caller,
+      })
+      .expect(200);
+    const ids = (response.body as { Id: string }[]).map((hit) => hit.Id);
+    return { ids: [...ids].sort(), total: Number(response.headers['x-svc-total']) };
+  }
+
+  /**
+   * The customers of `brokerId` and the brokers below it whose name, address or e-mail holds `pattern` (a regular
+   * expression over the lower-case inventory values), read from the inventory, not from the search table.
+   */
+  async function expected(brokerId: string, pattern: string): Promise<string[]> {
+    const { rows } = await db.query<{ id: string }>(
+      `WITH RECURSIVE visible(id) AS (
+         SELECT id FROM broker.broker WHERE id = $1
+         UNION ALL SELECT b.id FROM broker.broker b JOIN visible v ON b.parent_id = v.id)
+       SELECT c.id::text FROM broker.customer c
+        WHERE c.broker_id IN (SELECT id FROM visible)
+          AND (lower(concat_ws(' ', c.first_name, c.last_name)) ~ $2
+               OR EXISTS (SELECT FROM broker.address a
+                           WHERE a.customer_id = c.id AND lower(concat_ws(' ', a.street, a.postal_code, a.city)) ~ $2)
+               OR EXISTS (SELECT FROM broker.contact k WHERE k.customer_id = c.id AND lower(k.value) ~ $2))
+        ORDER BY 1`,
+      [brokerId, pattern],
+    );
+    return rows.map((row) => row.id).sort();
+  }
+
+  /** Brokers P1..P300 (every tenth with a sub-broker PnS), each with a few customers, written set-based. */
+  async function insertPool(): Promise<void> {
+    await db.query(
+      `INSERT INTO broker.broker (tenant_id, broker_number, name)
+       SELECT $1, 'P' || n, 'Pool ' || n FROM generate_series(1, ${POOL_BROKERS}) n`,
+      [tenantId],
+    );
+    await db.query(
+      `INSERT INTO broker.broker (tenant_id, broker_number, name, parent_id)
+       SELECT $1, broker_number || 'S', name || ' unten', id FROM broker.broker
+        WHERE broker_number ~ '^P[0-9]*0$'`,
+      [tenantId],
+    );
+    const pick = (list: string[], seed: string) =>
+      `(ARRAY['${list.join("','")}'])[1 + (${seed}) % ${list.length}]`;
+    await db.query(
+      `INSERT INTO broker.customer (tenant_id, broker_id, person_type, first_name, last_name)
+       SELECT $1, b.id, 'natuerlich', ${pick(FIRST_NAMES, 'b.id + n')}, ${pick(LAST_NAMES, 'b.id * 7 + n')}
+         FROM broker.broker b, generate_series(1, 3 + b.id % 9) n WHERE b.broker_number LIKE 'P%'`,
+      [tenantId],
+    );
+    await db.query(
+      `INSERT INTO broker.address (tenant_id, customer_id, address_no, address_type, street, postal_code, city)
+       SELECT c.tenant_id, c.id, 0, 'hauptwohnsitz', 'Hauptstraße ' || c.id % 50, '10115', ${pick(CITIES, 'c.id')}
+         FROM broker.customer c JOIN broker.broker b ON b.id = c.broker_id WHERE b.broker_number LIKE 'P%'`,
+    );
+    await db.query(
+      `INSERT INTO broker.contact (tenant_id, customer_id, context, contact_type, value)
+       SELECT c.tenant_id, c.id, 'privat', 'email', lower(c.first_name) || '.' || c.id || '@pool.example'
+         FROM broker.customer c JOIN broker.broker b ON b.id = c.broker_id WHERE b.broker_number LIKE 'P%'`,
+    );
+  }
+
+  const brokerId = async (number: string) =>
+    (await db.query<{ id: string }>('SELECT id::text FROM broker.broker WHERE broker_number = $1', [number]))
+      .rows[0].id;
+
+  beforeAll(async () => {
+    service = await startEmployeeTestService();
+    db = service.db;
+    tenantId = (await db.query<{ id: string }>("SELECT id::text FROM broker.tenant WHERE code = 'demo'"))
+      .rows[0].id;
+    await insertPool();
+  });
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it("gives a small broker exactly its own customers and its sub-broker's, whatever the others hold", async () => {
+    // A broker whose id is a prefix of ten other brokers' ids (P10 and the brokers numbered like it ten times).
+    const { rows } = await db.query<{ id: string; number: string }>(
+      `SELECT b.id::text, b.broker_number AS number FROM broker.broker b
+        WHERE b.broker_number ~ '^P[0-9]*0$' AND b.id >= 10
+          AND (SELECT count(*) FROM broker.broker o WHERE o.id::text LIKE b.id::text || '_') = 10
+        ORDER BY b.id LIMIT 1`,
+    );
+    const small = rows[0];
+    const caller = await service.addApiClient(small.id, 'S1');
+    for (const [q, pattern] of [
+      ['Müller', 'müller'],
+      ['Berlin', 'berlin'],
+      ['Fisch', 'fisch'],
+      ['mueller', 'müller'],
+      ['Hans Müller', '^hans (ober)?müller$'],
+    ] as const) {
+      const visible = await expected(small.id, pattern);
+      const answer = await search(caller, 'S1', q);
+      expect({ q, ...answer }).toEqual({ q, ids: visible, total: visible.length });
+    }
+    const everyone = await search(caller, 'S1', '10115');
+    const own = await expected(small.id, '10115');
+    expect(everyone).toEqual({ ids: own, total: own.length });
+    expect(own.length).toBeGreaterThan(0);
+    const { rows: others } = await db.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM broker.customer c JOIN broker.broker b ON b.id = c.broker_id
+        WHERE c.id = ANY ($1::bigint[]) AND b.id <> $2 AND b.parent_id IS DISTINCT FROM $2`,
+      [own, small.id],
+    );
+    expect(others[0].count).toBe(0);
+  });
+
+  it('follows a sub-broker moved to another broker at once', async () => {
+    const [from, to, moved] = [await brokerId('P20'), await brokerId('P30'), await brokerId('P20S')];
+    const [fromClient, toClient] = [
+      await service.addApiClient(from, 'M1'),
+      await service.addApiClient(to, 'M2'),
+    ];
+    const movedCustomers = await expected(moved, '10115');
+    const among = (ids: string[]) => ids.filter((id) => movedCustomers.includes(id));
+    const before = await search(toClient, 'M2', '10115');
+    expect(among(before.ids)).toEqual([]);
+    expect(movedCustomers.length).toBeGreaterThan(0);
+
+    // The move through the broker service, as a broker's back office makes it (P20 is below nobody: V1000 can't).
+    await db.query('UPDATE broker.broker SET parent_id = $1 WHERE broker_number IN ($2, $3)', [
+      await brokerId('V1000'),
+      'P20',
+      'P30',
+    ]);
+    await service
+      .call('patch', `${BROKER_BASE}/vermittler/P20S`, { body: { Uebervermittler: 'P30' } })
+      .expect(200);
+
+    const after = await search(toClient, 'M2', '10115');
+    expect(among(after.ids)).toEqual(movedCustomers);
+    expect(after.total).toBe(before.total + movedCustomers.length);
+    const left = await search(fromClient, 'M1', '10115');
+    expect(among(left.ids)).toEqual([]);
+    expect(left).toEqual({ ids: await expected(from, '10115'), total: left.ids.length });
+  });
+});
