@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { ApiKeyCipher } from '@broker/auth';
@@ -26,8 +27,36 @@ export interface ApiClientKey {
 }
 
 /**
- * Like the broker service's test fixture, on a database with `insertBrokerFixture`: an API client of V1000
- * (key stored encrypted with a fresh key) and, when `employee` is given, an employee of V1000 with that code.
+ * Like the broker service's test fixture: an API client of the broker `brokerId` (key stored encrypted with the
+ * fixture's key) and, when `employee` is given, an employee of that broker with that code.
+ */
+export async function insertCaller(
+  db: Client,
+  fixture: Fixture,
+  brokerId: string,
+  apiClient: ApiClientKey,
+  employee?: string,
+): Promise<void> {
+  if (employee !== undefined)
+    await db.query(
+      `INSERT INTO broker.employee (tenant_id, broker_id, employee_code, first_name, last_name)
+       VALUES ($1, $2, $3, 'Bench', 'Mark')`,
+      [fixture.tenantId, brokerId, employee],
+    );
+  await db.query(
+    `INSERT INTO broker.api_client (tenant_id, broker_id, api_id, api_key_ciphertext) VALUES ($1, $2, $3, $4)`,
+    [
+      fixture.tenantId,
+      brokerId,
+      apiClient.apiId,
+      new ApiKeyCipher(fixture.encryptionKey).encrypt(apiClient.apiKey),
+    ],
+  );
+}
+
+/**
+ * On a database with `insertBrokerFixture`: its tenant and brokers, a fresh encryption key, and an API client of
+ * V1000 (with an employee of V1000 when `employee` is given), as in the broker service's test fixture.
  */
 export async function insertApiClient(
   db: Client,
@@ -38,19 +67,9 @@ export async function insertApiClient(
     'SELECT id::text, tenant_id::text, broker_number FROM broker.broker',
   );
   const brokers = Object.fromEntries(rows.map((row) => [row.broker_number, row.id]));
-  const tenantId = rows[0]?.tenant_id ?? '';
-  const encryptionKey = randomBytes(32);
-  if (employee !== undefined)
-    await db.query(
-      `INSERT INTO broker.employee (tenant_id, broker_id, employee_code, first_name, last_name)
-       VALUES ($1, $2, $3, 'Bench', 'Mark')`,
-      [tenantId, brokers.V1000, employee],
-    );
-  await db.query(
-    `INSERT INTO broker.api_client (tenant_id, broker_id, api_id, api_key_ciphertext) VALUES ($1, $2, $3, $4)`,
-    [tenantId, brokers.V1000, apiClient.apiId, new ApiKeyCipher(encryptionKey).encrypt(apiClient.apiKey)],
-  );
-  return { tenantId, brokers, encryptionKey };
+  const fixture = { tenantId: rows[0]?.tenant_id ?? '', brokers, encryptionKey: randomBytes(32) };
+  await insertCaller(db, fixture, brokers.V1000 ?? '', apiClient, employee);
+  return fixture;
 }
 
 /** The value at `share` (0.5 for the median) of ascending `sorted`. */
@@ -96,6 +115,29 @@ export class BrokerBench {
       LOG_LEVEL: 'warn',
     });
     return this.service;
+  }
+
+  /** The machine and the database settings that shape the numbers, for a bench's report. */
+  async machine(): Promise<string> {
+    const { rows } = await this.db.query<{ version: string; shared_buffers: string; work_mem: string }>(
+      `SELECT current_setting('server_version') AS version, current_setting('shared_buffers') AS shared_buffers,
+              current_setting('work_mem') AS work_mem`,
+    );
+    const settings = rows[0];
+    return (
+      `${os.availableParallelism()} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, PostgreSQL ${settings?.version} ` +
+      `(shared_buffers ${settings?.shared_buffers}, work_mem ${settings?.work_mem}), Node ${process.version}`
+    );
+  }
+
+  /**
+   * `close`, but with SEARCH_BENCH_KEEP_DATABASE=1 the database stays for EXPLAIN (its name is logged; drop it by
+   * hand afterwards).
+   */
+  async closeUnlessKept(): Promise<void> {
+    const keepDatabase = process.env.SEARCH_BENCH_KEEP_DATABASE === '1';
+    if (keepDatabase) process.stderr.write(`bench: kept database ${this.database.name}\n`);
+    await this.close(keepDatabase);
   }
 
   /** Stops the service and removes everything; `keepDatabase` leaves the database for a look afterwards. */
