@@ -1,4 +1,4 @@
-import type { Client } from 'pg';
+import { Client } from 'pg';
 import type { FixtureApiClient } from './employee-fixture.js';
 import { BASE, BROKER_BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
@@ -83,6 +83,41 @@ describe('employee service: searchKunden in a broker pool', () => {
     );
   }
 
+  /**
+   * Runs `statements` (numbers inlined, no parameters) on a connection of its own while `holder` keeps its
+   * transaction open, and tells whether they had to wait for it (seen waiting on a lock) before `holder` commits.
+   */
+  async function whileHeld(holder: Client, statements: string) {
+    const other = new Client({ connectionString: service.database.url });
+    await other.connect();
+    try {
+      const pid = (await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      let settled = false;
+      const running = other.query(statements).finally(() => (settled = true));
+      let waited = false;
+      while (!settled && !waited) {
+        const { rows } = await db.query<{ waiting: boolean }>(
+          "SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1",
+          [pid],
+        );
+        waited = rows[0]?.waiting === true;
+      }
+      await holder.query('COMMIT');
+      await running;
+      return waited;
+    } finally {
+      await other.end();
+    }
+  }
+
+  /** A second connection with an open transaction. */
+  async function openTransaction(): Promise<Client> {
+    const holder = new Client({ connectionString: service.database.url });
+    await holder.connect();
+    await holder.query('BEGIN');
+    return holder;
+  }
+
   const brokerId = async (number: string) =>
     (await db.query<{ id: string }>('SELECT id::text FROM broker.broker WHERE broker_number = $1', [number]))
       .rows[0].id;
@@ -160,5 +195,97 @@ describe('employee service: searchKunden in a broker pool', () => {
     const left = await search(fromClient, 'M1', '10115');
     expect(among(left.ids)).toEqual([]);
     expect(left).toEqual({ ids: await expected(from, '10115'), total: left.ids.length });
+  });
+
+  it('writes a customer added while its broker moves with the chain of brokers after the move', async () => {
+    const [broker, from, to] = [await brokerId('P40S'), await brokerId('P40'), await brokerId('P50')];
+    const holder = await openTransaction();
+    try {
+      await holder.query('UPDATE broker.broker SET parent_id = $1 WHERE id = $2', [to, broker]);
+      const waited = await whileHeld(
+        holder,
+        `INSERT INTO broker.customer (tenant_id, broker_id, person_type, last_name)
+         VALUES (${Number(tenantId)}, ${Number(broker)}, 'natuerlich', 'Umzugsrennen')`,
+      );
+      expect(waited).toBe(true);
+    } finally {
+      await holder.end();
+    }
+    const { rows } = await db.query<{ brokers: string[] }>(
+      `SELECT s.brokers::text[] AS brokers FROM broker.customer_search s JOIN broker.customer c ON c.id = s.customer_id
+        WHERE c.last_name = 'Umzugsrennen'`,
+    );
+    expect(rows).toEqual([{ brokers: [broker, to] }]);
+    const [fromClient, toClient] = [
+      await service.addApiClient(from, 'R1'),
+      await service.addApiClient(to, 'R2'),
+    ];
+    expect((await search(fromClient, 'R1', 'Umzugsrennen')).total).toBe(0);
+    expect((await search(toClient, 'R2', 'Umzugsrennen')).total).toBe(1);
+  });
+
+  it("refreshes a customer's document from what a concurrent change committed", async () => {
+    // Written as an import writes it: its document waits for the import's refresh.
+    const { rows } = await db.query<{ id: string }>(
+      `WITH deferred AS (SELECT set_config('broker.search_refresh', 'deferred', true))
+       INSERT INTO broker.customer (tenant_id, broker_id, person_type, last_name)
+       SELECT $1, $2, 'natuerlich', 'Gleichzeitig' FROM deferred RETURNING id::text`,
+      [tenantId, await brokerId('P60')],
+    );
+    const id = Number(rows[0].id);
+    const holder = await openTransaction();
+    try {
+      await holder.query(
+        `INSERT INTO broker.contact (tenant_id, customer_id, context, contact_type, value)
+         VALUES ($1, $2, 'privat', 'email', 'live@gleichzeitig.example')`,
+        [tenantId, id],
+      );
+      // The import's way: the address written with the documents deferred, then one refresh.
+      const waited = await whileHeld(
+        holder,
+        `BEGIN;
+         SELECT set_config('broker.search_refresh', 'deferred', true);
+         INSERT INTO broker.address (tenant_id, customer_id, address_no, address_type, city)
+         VALUES (${Number(tenantId)}, ${id}, 0, 'hauptwohnsitz', 'Importstadt');
+         SELECT broker.customer_search_refresh(ARRAY[${id}]::bigint[]);
+         COMMIT`,
+      );
+      expect(waited).toBe(true);
+    } finally {
+      await holder.end();
+    }
+    const stored = await db.query<{ stale: boolean }>(
+      `SELECT s.words IS DISTINCT FROM v.words AS stale FROM broker.customer_search s
+         JOIN broker.customer_search_source v USING (customer_id) WHERE customer_id = $1`,
+      [id],
+    );
+    expect(stored.rows).toEqual([{ stale: false }]);
+  });
+
+  it('leaves words too long for the index out of the document, and writes the customer', async () => {
+    const long = `Lang${'e'.repeat(1_500)}name`;
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO broker.customer (tenant_id, broker_id, person_type, first_name, last_name)
+       VALUES ($1, $2, 'natuerlich', 'Kurzname', $3) RETURNING id::text`,
+      [tenantId, await brokerId('P70'), long],
+    );
+    const caller = await service.addApiClient(await brokerId('P70'), 'L1');
+    expect((await search(caller, 'L1', 'Kurzname')).ids).toEqual([rows[0].id]);
+    expect((await search(caller, 'L1', 'Lange')).ids).toEqual([]);
+  });
+
+  it('matches a term found inside more than 500 words at word beginnings only', async () => {
+    await db.query(
+      `INSERT INTO broker.customer_search_vocabulary (word)
+       SELECT translate(n::text, '0123456789', 'abcdefghij') || 'zwischenwort' FROM generate_series(1, 80000) n`,
+    );
+    const caller = await service.addApiClient(await brokerId('P80'), 'W1');
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO broker.customer (tenant_id, broker_id, person_type, first_name, last_name)
+       VALUES ($1, $2, 'natuerlich', 'Zwischenworter', 'Bzwischenwort') RETURNING id::text`,
+      [tenantId, await brokerId('P80')],
+    );
+    expect(await search(caller, 'W1', 'Zwischenwort')).toEqual({ ids: [rows[0].id], total: 1 });
+    expect(await search(caller, 'W1', 'bzwischenwort')).toEqual({ ids: [rows[0].id], total: 1 });
   });
 });

@@ -69,7 +69,7 @@ export class ImportProcessStateRepository {
         [processId, reason],
       );
       if (failed.length > 0) {
-        await this.staging.refreshSearch(tx, processId);
+        await this.staging.refreshSearchOrLog(tx, processId);
         await tx.query(
           `INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'failed')`,
           [processId],

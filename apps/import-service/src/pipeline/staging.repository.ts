@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ImportedContract, ImportedCustomer } from '../formats/imported-entities.js';
 import { copyRows } from './copy-rows.js';
@@ -36,9 +36,14 @@ export interface StagingBatch {
   issues: { severity: 'warning' | 'rejected'; line: number; message: string }[];
 }
 
+const REFRESH_SEARCH = `SELECT broker.customer_search_refresh(ARRAY(
+  SELECT customer_id FROM "import".merged_customer WHERE process_id = $1 AND customer_id IS NOT NULL))`;
+
 /** Staging writes: one COPY per batch and table, never a round trip per record. */
 @Injectable()
 export class StagingRepository {
+  private readonly logger = new Logger(StagingRepository.name);
+
   /** Removes what an earlier, interrupted run of the stage left, so a re-run starts clean. */
   async clear(tx: EntityManager, processId: string, stage: string): Promise<void> {
     await tx.query('DELETE FROM "import".staged_contract WHERE process_id = $1', [processId]);
@@ -143,11 +148,24 @@ export class StagingRepository {
 
   /** Makes the customers the process wrote searchable as they now are: one set-based refresh of their documents. */
   async refreshSearch(tx: EntityManager, processId: string): Promise<void> {
-    await tx.query(
-      `SELECT broker.customer_search_refresh(ARRAY(
-         SELECT customer_id FROM "import".merged_customer WHERE process_id = $1 AND customer_id IS NOT NULL))`,
-      [processId],
-    );
+    await tx.query(REFRESH_SEARCH, [processId]);
+  }
+
+  /**
+   * `refreshSearch` for a process that is being failed: whatever goes wrong in it is logged and undone (to a
+   * savepoint), and the failing goes on, so a process never stays unfailed for the sake of its search documents.
+   */
+  async refreshSearchOrLog(tx: EntityManager, processId: string): Promise<void> {
+    await tx.query('SAVEPOINT refresh_search');
+    try {
+      await tx.query(REFRESH_SEARCH, [processId]);
+    } catch (error) {
+      await tx.query('ROLLBACK TO SAVEPOINT refresh_search');
+      this.logger.error(
+        { err: error },
+        `Import ${processId}: its customers' search documents were not refreshed`,
+      );
+    }
   }
 
   /** Empties the work tables of a finished process; its issues and counts stay for the report. */

@@ -76,16 +76,27 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
         word text COLLATE "C" PRIMARY KEY,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await db.query(`
-      CREATE VIEW broker.customer_search_source AS
+    await db.query(`CREATE VIEW broker.customer_search_source AS ${this.sourceQuery(unaccent)}`);
+    await this.createRefresh(db);
+    await this.createRebuild(db, trgm);
+    await this.createTriggers(db);
+    await db.query('SELECT broker.customer_search_rebuild()');
+  }
+
+  /**
+   * The query of broker.customer_search_source: each customer's words. `kept` picks the words of the document from
+   * the array of all of them (here: all but empty strings); CustomerSearchByBroker1763700000013 also leaves out
+   * words too long for its index keys.
+   */
+  sourceQuery(unaccent: string, kept = (all: string) => `array_remove(${all}, '')`): string {
+    return `
       SELECT c.id AS customer_id, c.broker_id,
-             array_to_tsvector(array_remove(
+             array_to_tsvector(${kept(`
                ARRAY[c.id::text] || coalesce(k.emails, '{}') || coalesce(k.phones, '{}')
                || ${words('f.folded')}
                || CASE WHEN f.raw ~ '[äöüÄÖÜ]'
                        THEN ${words(fold(unaccent, "translate(f.raw, 'äöüÄÖÜ', 'aouAOU')"))}
-                       ELSE '{}' END,
-               '')) AS words
+                       ELSE '{}' END`)}) AS words
         FROM broker.customer c
         LEFT JOIN LATERAL (
           SELECT array_agg(${fold(unaccent, 'x.value')}) FILTER (WHERE x.contact_type = 'email') AS emails,
@@ -100,11 +111,7 @@ export class CustomerSearch1763700000008 implements MigrationInterface {
         CROSS JOIN LATERAL (
           SELECT raw, ${fold(unaccent, 'raw')} AS folded
             FROM concat_ws(' ', c.first_name, c.last_name, c.company_name, c.contact_person, a.text) AS raw
-        ) f`);
-    await this.createRefresh(db);
-    await this.createRebuild(db, trgm);
-    await this.createTriggers(db);
-    await db.query('SELECT broker.customer_search_rebuild()');
+        ) f`;
   }
 
   /*

@@ -5,6 +5,16 @@ import { extensionSchema } from './sql.js';
 
 /** Further than any real hierarchy; only guards the chain query against a cycle in broker.parent_id. */
 const MAX_BROKER_DEPTH = 64;
+/**
+ * Longer words (an absurd name or e-mail address) are left out of the documents: a key, `<broker id>:<word>`, must
+ * stay within a lexeme's 2,047 bytes, and no term of a search (q has at most 200 characters) is that long.
+ */
+const LONGEST_WORD_BYTES = 1_000;
+/**
+ * Moves of brokers and refreshes of documents take turns on this advisory lock (exclusive and shared), so a
+ * document is never written with a chain of brokers that a move committed in the meantime makes stale.
+ */
+const HIERARCHY_LOCK = `hashtextextended('broker.customer_search hierarchy', 0)`;
 
 /**
  * searchKunden at broker-pool scale: a search costs what the caller's own customers cost, not what the tenant's do.
@@ -46,6 +56,11 @@ export class CustomerSearchByBroker1763700000013 implements MigrationInterface {
         brokers bigint[] NOT NULL,
         words tsvector NOT NULL
       )`);
+    const unaccent = await extensionSchema(db, 'unaccent');
+    const shortWords = (all: string) =>
+      `ARRAY(SELECT w FROM unnest(${all}) w WHERE w <> '' AND octet_length(w) <= ${LONGEST_WORD_BYTES})`;
+    await db.query(`CREATE OR REPLACE VIEW broker.customer_search_source AS
+      ${new CustomerSearch1763700000008().sourceQuery(unaccent, shortWords)}`);
     await createKeyFunctions(db);
     await createChains(db);
     await createRefresh(db);
@@ -72,6 +87,8 @@ export class CustomerSearchByBroker1763700000013 implements MigrationInterface {
     ])
       await db.query(`DROP FUNCTION broker.${name}`);
     const first = new CustomerSearch1763700000008();
+    await db.query(`CREATE OR REPLACE VIEW broker.customer_search_source AS
+      ${first.sourceQuery(await extensionSchema(db, 'unaccent'))}`);
     await first.createDocumentTables(db);
     await first.createTriggerFunctions(db);
     const earlier = new CustomerSearchPriorWord1763700000012();
@@ -128,16 +145,19 @@ async function createChains(db: QueryRunner): Promise<void> {
 
 /**
  * Brings the documents of the given customers up to date: new and changed ones written, unchanged ones left alone
- * (no dead row, no new index entries), those gone deleted. The stored documents are locked first, in id order, so
- * two transactions refreshing the same customers take turns without deadlocking. Rows are written in the order of
- * their broker, so a broker's customers tend to share pages: a search then reads fewer pages.
+ * (no dead row, no new index entries), those gone deleted. It first waits for a move of brokers in progress, then
+ * locks the customers (in id order, so two refreshes cannot deadlock; NO KEY UPDATE does not block the foreign-key
+ * checks of their addresses and contacts), so that two transactions refreshing the same customers take turns and
+ * the second computes the documents from what the first committed; its next statement sees it. Rows are written in
+ * the order of their broker, so a broker's customers tend to share pages: a search then reads fewer pages.
  */
 async function createRefresh(db: QueryRunner): Promise<void> {
   await db.query(`
     CREATE FUNCTION broker.customer_search_refresh(ids bigint[]) RETURNS void LANGUAGE plpgsql AS $$
     BEGIN
       IF cardinality(ids) = 0 THEN RETURN; END IF;
-      PERFORM FROM broker.customer_search WHERE customer_id = ANY (ids) ORDER BY customer_id FOR UPDATE;
+      PERFORM pg_advisory_xact_lock_shared(${HIERARCHY_LOCK});
+      PERFORM FROM broker.customer WHERE id = ANY (ids) ORDER BY id FOR NO KEY UPDATE;
       WITH source AS MATERIALIZED (
              SELECT v.customer_id, v.broker_id, v.words FROM broker.customer_search_source v
               WHERE v.customer_id = ANY (ids)),
@@ -186,7 +206,8 @@ async function createRebuild(db: QueryRunner, trgm: string): Promise<void> {
 
 /**
  * When brokers move (their parent_id changes), every customer below them gets its new chain of brokers, in the
- * move's own statement: one set-based update of those customers' rows.
+ * move's own statement: one set-based update of those customers' rows. The move first waits for the refreshes in
+ * progress (HIERARCHY_LOCK), and the rechain, a statement after that, sees the documents they committed.
  */
 async function createMoveTrigger(db: QueryRunner): Promise<void> {
   await db.query(`
@@ -204,6 +225,7 @@ async function createMoveTrigger(db: QueryRunner): Promise<void> {
   await db.query(`
     CREATE FUNCTION broker.customer_search_brokers_moved() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
+      PERFORM pg_advisory_xact_lock(${HIERARCHY_LOCK});
       PERFORM broker.customer_search_rechain(ARRAY(
         SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.parent_id IS DISTINCT FROM o.parent_id));
       RETURN NULL;

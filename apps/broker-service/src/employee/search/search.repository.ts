@@ -15,6 +15,11 @@ import { SEARCH_CONNECTIONS } from './search-connections.js';
  */
 export const INSIDE_WORD_TERM_LENGTH = 5;
 /**
+ * A term that lies inside more words of the vocabulary than this matches whole words and word beginnings only:
+ * each such word is one more key to look up for every search with the term (`strasse` inside every street name).
+ */
+export const MAX_INSIDE_WORDS = 500;
+/**
  * The letters of folded words (the word characters of migration CustomerSearch1763700000008 but digits), of
  * which the vocabulary's words consist. A term of other characters (an e-mail address's `_` or `.`) is in no
  * vocabulary word, and could hold LIKE's wildcards.
@@ -130,7 +135,8 @@ class SqlBuilder {
 }
 
 /**
- * `terms`: q's terms with the vocabulary's words holding each inside (for terms that match inside words).
+ * `terms`: q's terms with the vocabulary's words holding each inside (for terms that match inside words; not looked
+ * up when q holds too many terms, as nothing is searched then; a term inside too many words matches none of them).
  * `query`: what the index is asked (the caller's keys), what ranks a hit (its plain words), the id of rank 0.
  * `hits`: every visible customer matching, with its rank; the caller's broker must be of the tenant.
  */
@@ -138,14 +144,17 @@ function statementText(sql: SqlBuilder, q: string, page: SearchPage): string {
   const filters = sql.conditions.map((condition) => ` AND ${condition}`).join('');
   return `WITH terms AS MATERIALIZED (
          SELECT t.term,
-                CASE WHEN char_length(t.term) >= ${INSIDE_WORD_TERM_LENGTH} AND t.term ~ '^[${LETTERS}]+$' THEN ARRAY(
+                CASE WHEN cardinality(q.terms) <= ${SEARCH_MAX_TERMS} AND char_length(t.term) >= ${INSIDE_WORD_TERM_LENGTH}
+                          AND t.term ~ '^[${LETTERS}]+$' THEN ARRAY(
                   SELECT v.word FROM broker.customer_search_vocabulary v
-                   WHERE v.word LIKE '%' || t.term || '%' AND NOT starts_with(v.word, t.term))
+                   WHERE v.word LIKE '%' || t.term || '%' AND NOT starts_with(v.word, t.term)
+                   LIMIT ${MAX_INSIDE_WORDS + 1})
                 ELSE '{}' END AS inside
-           FROM unnest(broker.search_terms(${sql.param(q)})) AS t(term)),
+           FROM broker.search_terms(${sql.param(q)}) AS q(terms), unnest(q.terms) AS t(term)),
        query AS MATERIALIZED (
          SELECT count(*)::int AS terms,
-                broker.search_all(broker.search_match($2, term, inside)) AS keys,
+                broker.search_all(broker.search_match(
+                  $2, term, CASE WHEN cardinality(inside) <= ${MAX_INSIDE_WORDS} THEN inside ELSE '{}' END)) AS keys,
                 broker.search_all(broker.search_operand(term, false)::tsquery) AS whole,
                 broker.search_all(broker.search_operand(term, true)::tsquery) AS beginning,
                 CASE WHEN count(*) = 1 AND min(term) ~ '${ID}' THEN min(term)::bigint END AS id
