@@ -105,6 +105,32 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
     expect(user?.password_hash).toMatch(/^\$argon2id\$/);
   });
 
+  it('takes the search index of seeded customers down to the B-tree and up to the broker keys again', async () => {
+    const findMueller = `SELECT count(*)::int AS count FROM broker.customer_search s
+      WHERE broker.search_keys(s.brokers, s.words)
+            @@ broker.search_match((SELECT id FROM broker.broker WHERE broker_number = 'V1000'), 'mueller', '{}')`;
+    const customers = await query<{ count: number }>(
+      database.url,
+      'SELECT count(*)::int AS count FROM broker.customer',
+    );
+    expect(customers[0]?.count).toBeGreaterThan(0);
+    const down = await runScript(DB_CLI, ['revert'], env);
+    expect(down.stdout).toContain('Reverted 1 migration(s)');
+    const words = await query<{ customers: number }>(
+      database.url,
+      'SELECT count(DISTINCT customer_id)::int AS customers FROM broker.customer_search_word',
+    );
+    expect(words).toEqual(customers.map(({ count }) => ({ customers: count })));
+    const up = await runScript(DB_CLI, ['migrate'], env);
+    expect(up.code).toBe(0);
+    const documents = await query<{ count: number }>(
+      database.url,
+      'SELECT count(*)::int AS count FROM broker.customer_search',
+    );
+    expect(documents).toEqual(customers);
+    expect(await query(database.url, findMueller)).toEqual([{ count: 1 }]);
+  });
+
   it('refuses to seed without an encryption key, naming the variable', async () => {
     const result = await runScript(DB_CLI, ['seed'], { DATABASE_URL: database.url });
     expect(result.code).toBe(78);

@@ -36,9 +36,6 @@ export interface StagingBatch {
   issues: { severity: 'warning' | 'rejected'; line: number; message: string }[];
 }
 
-const REFRESH_SEARCH = `SELECT broker.customer_search_refresh(ARRAY(
-  SELECT customer_id FROM "import".merged_customer WHERE process_id = $1 AND customer_id IS NOT NULL))`;
-
 /** Staging writes: one COPY per batch and table, never a round trip per record. */
 @Injectable()
 export class StagingRepository {
@@ -148,7 +145,11 @@ export class StagingRepository {
 
   /** Makes the customers the process wrote searchable as they now are: one set-based refresh of their documents. */
   async refreshSearch(tx: EntityManager, processId: string): Promise<void> {
-    await tx.query(REFRESH_SEARCH, [processId]);
+    await tx.query(
+      `SELECT broker.customer_search_refresh(ARRAY(
+         SELECT customer_id FROM "import".merged_customer WHERE process_id = $1 AND customer_id IS NOT NULL))`,
+      [processId],
+    );
   }
 
   /**
@@ -158,7 +159,7 @@ export class StagingRepository {
   async refreshSearchOrLog(tx: EntityManager, processId: string): Promise<void> {
     await tx.query('SAVEPOINT refresh_search');
     try {
-      await tx.query(REFRESH_SEARCH, [processId]);
+      await this.refreshSearch(tx, processId);
     } catch (error) {
       await tx.query('ROLLBACK TO SAVEPOINT refresh_search');
       this.logger.error(

@@ -18,7 +18,7 @@ export const INSIDE_WORD_TERM_LENGTH = 5;
  * A term that lies inside more words of the vocabulary than this matches whole words and word beginnings only:
  * each such word is one more key to look up for every search with the term (`strasse` inside every street name).
  */
-export const MAX_INSIDE_WORDS = 500;
+const MAX_INSIDE_WORDS = 500;
 /**
  * The letters of folded words (the word characters of migration CustomerSearch1763700000008 but digits), of
  * which the vocabulary's words consist. A term of other characters (an e-mail address's `_` or `.`) is in no
