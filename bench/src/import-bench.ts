@@ -1,13 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { findFreePort, findWorkspaceRoot, stopChild } from '@broker/local-services';
 import {
   createImportTestEnvironment,
   createTestDatabase,
@@ -18,12 +15,9 @@ import {
   writeGdvPortfolio,
 } from '@broker/testing';
 import { cpuTimeMeter } from './cpu-time.js';
+import { peakRssMiB, stageSeconds, startImportServices, uploadGdv, waitForProcessed } from './import-run.js';
 
-const root = findWorkspaceRoot(__dirname);
-const API_ENTRY = path.join(root, 'apps/import-service/dist/main.js');
-const WORKER_ENTRY = path.join(root, 'apps/import-service/dist/worker.js');
 const DEFAULT_SIZES = [10_000, 100_000];
-const RUN_TIMEOUT_MS = 30 * 60_000;
 /** The inventory tables an import writes, in an order COPY can load them. */
 const INVENTORY_TABLES = ['customer', 'address', 'contact', 'contract'] as const;
 
@@ -39,56 +33,6 @@ interface RunResult {
   apiPeakRssMiB: number | null;
   workerPeakRssMiB: number | null;
   stageSeconds: Record<string, number>;
-}
-
-/** Peak resident set size of a process in MiB (Linux: VmHWM), or null elsewhere. */
-function peakRssMiB(pid: number | undefined): number | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-    return kib ? Math.round(Number(kib) / 1024) : null;
-  } catch {
-    return null;
-  }
-}
-
-async function startService(entry: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const port = await findFreePort();
-  const child = spawn(process.execPath, [entry], { env: { ...env, PORT: String(port) }, stdio: 'inherit' });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined);
-    if (ready?.ok) return Object.assign(child, { port });
-    await delay(100);
-  }
-  child.kill('SIGKILL');
-  throw new Error(`${entry} did not become ready`);
-}
-
-const portOf = (child: ChildProcess) => (child as ChildProcess & { port: number }).port;
-
-async function waitForEnd(db: Client, processId: string): Promise<string> {
-  const deadline = Date.now() + RUN_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const { rows } = await db.query<{ status: string; failure_reason: string | null }>(
-      'SELECT status, failure_reason FROM "import".import_process WHERE id = $1',
-      [processId],
-    );
-    const status = rows[0]?.status;
-    if (status === 'processed') return status;
-    if (status === 'failed') throw new Error(`import failed: ${rows[0]?.failure_reason}`);
-    await delay(50);
-  }
-  throw new Error('import did not finish in time');
-}
-
-async function stageSeconds(db: Client, processId: string): Promise<Record<string, number>> {
-  const { rows } = await db.query<{ status: string; seconds: number }>(
-    `SELECT status, extract(epoch FROM changed_at - lag(changed_at) OVER (ORDER BY id))::float8 AS seconds
-       FROM "import".import_status_change WHERE process_id = $1 ORDER BY id`,
-    [processId],
-  );
-  return Object.fromEntries(rows.slice(1).map((row) => [row.status, Math.round(row.seconds * 100) / 100]));
 }
 
 /**
@@ -134,20 +78,6 @@ async function searchIndexFloor(db: Client): Promise<number> {
   }
 }
 
-async function upload(apiPort: number, file: string, token: string): Promise<string> {
-  const form = new FormData();
-  form.append('companies[0]', '9999');
-  form.append('file', await openAsBlob(file), 'bestand.gdv');
-  const response = await fetch(`http://127.0.0.1:${apiPort}/api/v1/import`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const body = (await response.json()) as { process_id?: string; message?: string };
-  if (!response.ok || !body.process_id) throw new Error(`upload refused: ${response.status} ${body.message}`);
-  return body.process_id;
-}
-
 /** One size: a fresh database, fresh API and worker processes (so their peak RSS belongs to this run). */
 async function run(
   contracts: number,
@@ -168,19 +98,18 @@ async function run(
     LOG_LEVEL: 'warn',
   };
   await insertBrokerFixture(database.url);
-  const api = await startService(API_ENTRY, env);
-  const worker = await startService(WORKER_ENTRY, env);
+  const services = await startImportServices(env);
   const db = new Client({ connectionString: database.url });
   await db.connect();
   try {
     const started = process.hrtime.bigint();
-    const processId = await upload(portOf(api), file, await environment.authServer.token());
+    const processId = await uploadGdv(services.api.port, file, await environment.authServer.token());
     const uploaded = process.hrtime.bigint();
-    await waitForEnd(db, processId);
+    await waitForProcessed(db, processId);
     const endToEndSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     const result = {
-      apiPeakRssMiB: peakRssMiB(api.pid),
-      workerPeakRssMiB: peakRssMiB(worker.pid),
+      apiPeakRssMiB: peakRssMiB(services.api.pid),
+      workerPeakRssMiB: peakRssMiB(services.worker.pid),
       stageSeconds: await stageSeconds(db, processId),
     };
     const copySeconds = await copyBaseline(db);
@@ -198,8 +127,7 @@ async function run(
     };
   } finally {
     await db.end();
-    await stopChild(worker, 'SIGTERM', 'SIGKILL', 10_000);
-    await stopChild(api, 'SIGTERM', 'SIGKILL', 10_000);
+    await services.stop();
     await redis.clear();
     await database.drop();
     rmSync(file, { force: true });
@@ -229,20 +157,24 @@ function report(results: RunResult[]): string {
   return lines.join('\n');
 }
 
+/** Issue 20's target: upload to processed at most this many times the COPY time of the same rows. */
+const TARGET_COPY_MULTIPLE = 6;
+
 /**
- * Half the COPY rate leaves twice the COPY time from the start of the upload to processed. The status pipeline
- * runs its work one step after another (the file is received once uploaded, customers are written before
- * contracts), so the upload, writing the rows at COPY's own speed and the bulk build of their search index (all
- * measured above) add up to a floor for an import whose customers are searchable when it is processed.
+ * The status pipeline runs its work one step after another (the file is received once uploaded, customers are
+ * written before contracts), so the upload, writing the rows at COPY's own speed and the bulk build of their
+ * search index (all measured above) add up to a floor for an import whose customers are searchable when it is
+ * processed.
  */
 function floorLine(result: RunResult): string {
-  const budget = 2 * result.copySeconds;
+  const budget = TARGET_COPY_MULTIPLE * result.copySeconds;
   const floor = result.uploadSeconds + result.copySeconds + result.searchIndexSeconds;
   return (
-    `half the COPY rate allows ${seconds(budget)} s end to end; the upload (${seconds(result.uploadSeconds)} s), ` +
-    `writing the rows by COPY (${seconds(result.copySeconds)} s) and the bulk build of their search index ` +
-    `(${seconds(result.searchIndexSeconds)} s) take ${seconds(floor)} s (${Math.round((100 * floor) / budget)} % of it), ` +
-    'without decoding the file or any step of the pipeline'
+    `${(result.endToEndSeconds / result.copySeconds).toFixed(1)} × the COPY time (target ≤ ${TARGET_COPY_MULTIPLE} ×, ` +
+    `${seconds(budget)} s); the upload (${seconds(result.uploadSeconds)} s), writing the rows by COPY ` +
+    `(${seconds(result.copySeconds)} s) and the bulk build of their search index ` +
+    `(${seconds(result.searchIndexSeconds)} s) take ${seconds(floor)} s (${Math.round((100 * floor) / budget)} % of ` +
+    'the target), without decoding the file or any step of the pipeline'
   );
 }
 

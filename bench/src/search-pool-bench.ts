@@ -14,6 +14,12 @@ import {
   searchPath,
   signedGet,
 } from './search-client.js';
+import {
+  concurrentImportLines,
+  type ConcurrentImports,
+  type ImportPlan,
+  runConcurrentImports,
+} from './pool-imports.js';
 import { referenceTotals, visibleBrokers } from './search-reference.js';
 import { copyCustomers, prng } from './synthetic-customers.js';
 
@@ -21,12 +27,18 @@ import { copyCustomers, prng } from './synthetic-customers.js';
  * searchKunden on one tenant shaped like a broker pool (bench/README.md, "Search at pool scale"): customers
  * written through the live path (search triggers on) in statements of 20,000, then ANALYZE; three callers (a
  * small, a medium and a large broker) search their own customers by nine kinds of query; the tenant grows from
- * one size to the next and is measured at each; finally an overload phase with a getKunde probe.
- * Usage: search-pool-bench.js [sizes...] [--overload-seconds=N]; sizes ascending, default 200000 2000000.
+ * one size to the next and is measured at each; then an overload phase with a getKunde probe; finally several
+ * imports of different brokers at once while the small and medium callers search.
+ * Usage: search-pool-bench.js [sizes...] [--overload-seconds=N] [--imports=NxCONTRACTS]; sizes ascending, default
+ * 200000 2000000; imports default 4x50000, --imports=0 leaves them out.
  */
 
 const DEFAULT_SIZES = [200_000, 2_000_000];
 const DEFAULT_OVERLOAD_SECONDS = 60;
+const DEFAULT_IMPORTS: ImportPlan = { imports: 4, contracts: 50_000 };
+/** What the callers search while the imports run, before and during. */
+const IMPORT_PHASE_ROLES: Role[] = ['small', 'medium'];
+const IMPORT_PHASE_KINDS = ['surname', 'city'];
 const BATCH_CUSTOMERS = 20_000;
 const LOAD = { concurrency: 16, warmUp: 40, requests: 400 };
 const OVERLOAD_CONCURRENCY = 64;
@@ -53,16 +65,36 @@ const count = (value: number) => value.toLocaleString('en-US');
 interface Options {
   sizes: number[];
   overloadSeconds: number;
+  imports: ImportPlan | undefined;
+}
+
+/** `--imports=4x50000`: 4 imports of 50,000 contracts each; `--imports=0`: none. */
+function parseImports(option: string | undefined): ImportPlan | undefined {
+  if (option === undefined) return DEFAULT_IMPORTS;
+  const value = option.split('=')[1] ?? '';
+  if (value === '0') return undefined;
+  const [imports, contracts] = value.split('x').map(Number);
+  if (
+    !Number.isInteger(imports) ||
+    !Number.isInteger(contracts) ||
+    !imports ||
+    !contracts ||
+    contracts % 2 !== 0
+  )
+    throw new Error('--imports must be 0 or NxCONTRACTS (an even number of contracts), e.g. 4x50000');
+  return { imports, contracts };
 }
 
 function parseArguments(argv: string[]): Options {
   const overload = argv.find((arg) => arg.startsWith('--overload-seconds='));
-  const unknown = argv.find((arg) => arg.startsWith('--') && arg !== overload);
+  const imports = argv.find((arg) => arg.startsWith('--imports='));
+  const unknown = argv.find((arg) => arg.startsWith('--') && arg !== overload && arg !== imports);
   if (unknown !== undefined) throw new Error(`unknown option ${unknown}`);
   const sizes = argv.filter((arg) => !arg.startsWith('--')).map(Number);
   const options = {
     sizes: sizes.length > 0 ? sizes : DEFAULT_SIZES,
     overloadSeconds: overload === undefined ? DEFAULT_OVERLOAD_SECONDS : Number(overload.split('=')[1]),
+    imports: parseImports(imports),
   };
   const ascending = options.sizes.every(
     (size, index) => index === 0 || size > (options.sizes[index - 1] ?? 0),
@@ -340,9 +372,9 @@ async function checkTotals(db: Client, pool: PoolCaller, results: KindResult[]):
   );
 }
 
-async function measureCaller(pool: PoolCaller): Promise<KindResult[]> {
+async function measureCaller(pool: PoolCaller, kinds = KINDS): Promise<KindResult[]> {
   const results: KindResult[] = [];
-  for (const kind of KINDS) {
+  for (const kind of kinds) {
     log(`${pool.role} caller ${pool.reach.number} (${count(pool.reach.visible)} visible): ${kind.name} ...`);
     const queries = queriesOf(kind, pool.sample);
     results.push(await measure(kind.name, queries, (q) => searchKunden(pool.caller, q), LOAD));
@@ -587,7 +619,23 @@ function targetLines(stages: Stage[], result: Overload): string[] {
   ];
 }
 
-function report(machine: string, stages: Stage[], result: Overload, options: Options): string {
+/** The small and medium callers' surname and city searches, named by caller and kind. */
+async function importPhaseSearches(callers: PoolCaller[]): Promise<KindResult[]> {
+  const kinds = KINDS.filter((kind) => IMPORT_PHASE_KINDS.includes(kind.name));
+  const results: KindResult[] = [];
+  for (const pool of callers.filter((caller) => IMPORT_PHASE_ROLES.includes(caller.role)))
+    for (const result of await measureCaller(pool, kinds))
+      results.push({ ...result, kind: `${pool.role} caller, ${result.kind}` });
+  return results;
+}
+
+function report(
+  machine: string,
+  stages: Stage[],
+  result: Overload,
+  imports: ConcurrentImports | undefined,
+  options: Options,
+): string {
   return [
     `Machine: ${machine}.`,
     '',
@@ -600,6 +648,7 @@ function report(machine: string, stages: Stage[], result: Overload, options: Opt
     '',
     overloadLine(result, options),
     '',
+    ...(imports ? [...concurrentImportLines(imports), ''] : []),
     ...stages.flatMap((stage) => stage.callers.map(({ check }) => `- ${count(stage.size)}: ${check}`)),
     '',
     'Targets:',
@@ -627,7 +676,10 @@ async function main(): Promise<void> {
     const small = callers.find((pool) => pool.role === 'small');
     if (!small) throw new Error('no small caller');
     const result = await overload(callers, small, options.overloadSeconds);
-    process.stdout.write(report(await bench.machine(), stages, result, options));
+    const imports =
+      options.imports &&
+      (await runConcurrentImports(bench, options.imports, () => importPhaseSearches(callers)));
+    process.stdout.write(report(await bench.machine(), stages, result, imports, options));
   } finally {
     await bench.closeUnlessKept();
   }

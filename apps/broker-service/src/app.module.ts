@@ -46,7 +46,11 @@ export class AppModule {
             prefix: `${config.BROKER_REDIS_PREFIX}queue`,
           },
         }),
-        EmployeeModule.forRoot({ searchConnections: config.SEARCH_CONNECTIONS }),
+        EmployeeModule.forRoot({
+          searchConnections: config.SEARCH_CONNECTIONS,
+          searchQueueLength: config.SEARCH_QUEUE_LENGTH,
+          searchQueueWaitMs: config.SEARCH_QUEUE_WAIT_MS,
+        }),
         SignatureLinksModule,
         BrokerModule,
         SigningModule.forRoot({

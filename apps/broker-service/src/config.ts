@@ -35,6 +35,12 @@ export const brokerEnvShape = {
     .refine(isProxyList, 'must be IP addresses, CIDR ranges, loopback, linklocal or uniquelocal'),
   /** Connections of the search pool (beside the service's pool of 10): searches at once in PostgreSQL. */
   SEARCH_CONNECTIONS: env.positiveInt(4),
+  /**
+   * Searches waiting for one of the SEARCH_CONNECTIONS places (taken before any of their work), and how long each
+   * waits; a search beyond them, or waiting longer, is answered 503 with Retry-After.
+   */
+  SEARCH_QUEUE_LENGTH: env.positiveInt(256),
+  SEARCH_QUEUE_WAIT_MS: env.positiveInt(3000),
   /** Multi-call limits: parts per batch, bytes per part body, bytes of the whole request. */
   MULTICALL_MAX_PARTS: env.positiveInt(100),
   MULTICALL_MAX_PART_BYTES: env.positiveInt(1024 * 1024),

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { expectOverloadRefusal, holdDatabasePool, waitFor } from '@broker/testing';
+import { expectOverloadRefusal, holdDatabasePool, settled, waitFor } from '@broker/testing';
 import { SEARCH_CONNECTIONS } from '../src/employee/search/search-connections.js';
 import { FIXTURE_API_CLIENTS, svcOtpHeaders } from './employee-fixture.js';
 import { BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
@@ -9,17 +9,21 @@ import { answerParts, asBuffer, multipartBody, multipartType, part } from './mul
 
 const SEARCH = '/kunden/_search?q=Mustermann';
 
-describe('broker-service under overload (no database connection free within DB_POOL_WAIT_MS)', () => {
+describe('broker-service under overload (no search place within SEARCH_QUEUE_WAIT_MS, no database connection within DB_POOL_WAIT_MS)', () => {
   let service: EmployeeTestService;
   const kunde = () => `/kunden/${service.customers.v1000Customer}`;
   const get = (path: string) => service.call('get', service.employeePath(path));
 
   beforeAll(async () => {
-    service = await startEmployeeTestService({ DB_POOL_WAIT_MS: '300' });
+    service = await startEmployeeTestService({
+      DB_POOL_WAIT_MS: '300',
+      SEARCH_QUEUE_LENGTH: '1',
+      SEARCH_QUEUE_WAIT_MS: '2000',
+    });
   });
   afterAll(() => service?.close());
 
-  describe('every connection of the search pool busy: searches wait on a lock of the search index', () => {
+  describe('every search place taken: its searches wait on a lock of the search index', () => {
     let locker: Client;
     let blocked: Promise<request.Response>[];
 
@@ -47,7 +51,7 @@ describe('broker-service under overload (no database connection free within DB_P
       await locker?.end();
     });
 
-    it('refuses one more search with 503, Retry-After and Meldungen', async () => {
+    it('refuses one more search with 503, Retry-After and Meldungen once it has waited for a place', async () => {
       expectOverloadRefusal(await get(SEARCH), 'meldungen');
     });
 
@@ -55,7 +59,7 @@ describe('broker-service under overload (no database connection free within DB_P
       await get(kunde()).expect(200);
     });
 
-    it('answers a multi-call part that found no connection with its own 503, its siblings as usual', async () => {
+    it('answers a multi-call part that found no place with its own 503, its siblings as usual', async () => {
       const response = await asBuffer(
         request(service.app.getHttpServer() as App)
           .post(BASE)
@@ -73,9 +77,14 @@ describe('broker-service under overload (no database connection free within DB_P
       expect(customer.status).toBe(200);
     });
 
-    it('answers the waiting searches once the lock is gone', async () => {
+    it('refuses a search beyond SEARCH_QUEUE_LENGTH at once, and serves the waiting one when a place frees', async () => {
+      const waiting = get(SEARCH).then((response) => response);
+      // The queue holds one search: this one is refused only while the first waits in it.
+      expectOverloadRefusal(await get(SEARCH), 'meldungen');
+      expect(await settled(waiting)).toBe(false);
+
       await locker.query('COMMIT');
-      for (const response of await Promise.all(blocked)) expect(response.status).toBe(200);
+      for (const response of await Promise.all([...blocked, waiting])) expect(response.status).toBe(200);
     });
   });
 

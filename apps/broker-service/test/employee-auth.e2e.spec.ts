@@ -27,6 +27,18 @@ describe('employee service authentication (header group)', () => {
     await get(svcOtpHeaders(main, Date.now() + 30_000)).expect(200);
   });
 
+  it('answers under the spec interface version 1.0 as under v1, in both services, query string kept', async () => {
+    const v1 = await get(svcOtpHeaders(main), `${BASE}/01_01/kunden/_search?q=Mustermann&size=1`).expect(200);
+    const spec = await get(
+      svcDigestHeaders(main),
+      '/service/demo/employee/1.0/rest/01_01/kunden/_search?q=Mustermann&size=1',
+    ).expect(200);
+    expect(spec.body).toEqual(v1.body);
+    expect(spec.headers['x-svc-total']).toBe(v1.headers['x-svc-total']);
+    await get(svcDigestHeaders(main), '/service/demo/broker/1.0/rest/laender').expect(200);
+    await get(svcDigestHeaders(main), '/service/demo/broker/1.00/rest/laender').expect(404);
+  });
+
   /** Now as `YYYY-MM-DDTHH:mm:ss` on the wall clock of `zone`, signed with a fresh nonce. */
   function localTimeHeaders(zone: string, extra: Record<string, string> = {}): Record<string, string> {
     const timestamp = new Intl.DateTimeFormat('sv-SE', {

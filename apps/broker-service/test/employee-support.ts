@@ -15,7 +15,7 @@ import {
 } from '@broker/testing';
 import { AppModule } from '../src/app.module.js';
 import { brokerEnvShape } from '../src/config.js';
-import { BROKER_OPENAPI, EMPLOYEE_OPENAPI } from '../src/openapi.js';
+import { BROKER_HTTP_SETTINGS } from '../src/http-settings.js';
 import {
   type FixtureApiClient,
   FIXTURE_API_CLIENTS,
@@ -65,7 +65,7 @@ export async function startEmployeeTestService(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const app = await createHttpApp(AppModule.forRoot(config), { openApi: [EMPLOYEE_OPENAPI, BROKER_OPENAPI] });
+  const app = await createHttpApp(AppModule.forRoot(config), BROKER_HTTP_SETTINGS);
   await app.init();
   const db = new Client({ connectionString: database.url });
   await db.connect();

@@ -2,6 +2,7 @@ import { parseConfig } from '@broker/config';
 import { createHttpApp } from '@broker/platform';
 import { createTestDatabase, describeErrorShapes, testRedisUrl, type TestDatabase } from '@broker/testing';
 import { AppModule } from '../src/app.module.js';
+import { BROKER_HTTP_SETTINGS } from '../src/http-settings.js';
 import { brokerEnvShape } from '../src/config.js';
 
 describe('broker-service error shapes ({Meldungen: [...]})', () => {
@@ -10,7 +11,7 @@ describe('broker-service error shapes ({Meldungen: [...]})', () => {
 
   describeErrorShapes({
     shape: 'meldungen',
-    createApp: (rootModule) => createHttpApp(rootModule),
+    createApp: (rootModule) => createHttpApp(rootModule, BROKER_HTTP_SETTINGS),
     appModule: async () => {
       database = await createTestDatabase();
       const env = {

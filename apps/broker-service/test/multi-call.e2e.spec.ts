@@ -49,6 +49,8 @@ describe('multi-call (multipart/related) on the broker and employee services', (
     return answerParts(response.headers['content-type'], response.body as Buffer);
   }
 
+  const patchOf = (city: string) => [part('<w>', 'PATCH', '/vermittler/V1001', { Ort: city })];
+
   const brokerCity = async (number: string) =>
     (
       await db.query<{ city: string | null }>('SELECT city FROM broker.broker WHERE broker_number = $1', [
@@ -330,6 +332,64 @@ describe('multi-call (multipart/related) on the broker and employee services', (
       await batch(BROKER_BASE, cut.slice(0, cut.length - 40)).expect(400);
       await batch(BROKER_BASE, `--${'test-boundary-4711'}--\r\n`).expect(400);
       expect((await brokerCity('V1001')) ?? '').not.toMatch(/Ohne|Abgeschnitten/);
+    });
+  });
+
+  describe('framing and encodings as standard MIME libraries write them', () => {
+    const city = (part: TestPart, encoding: string, body: string): TestPart => ({
+      headers: { ...part.headers, 'Content-Transfer-Encoding': encoding },
+      body,
+    });
+
+    it('answers a base64 part and a quoted-printable part as plain ones', async () => {
+      const json = JSON.stringify({ Ort: 'Lübeck' });
+      const answers = await answered(BROKER_BASE, [
+        city(part('<b64>', 'PATCH', '/vermittler/V1001', {}), 'base64', Buffer.from(json).toString('base64')),
+        city(part('<qp>', 'PATCH', '/vermittler/V1002', {}), 'quoted-printable', '{"Ort":"L=C3=BCneburg"}'),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(await brokerCity('V1001')).toBe('Lübeck');
+      expect(await brokerCity('V1002')).toBe('Lüneburg');
+    });
+
+    it('gives a part of an unknown Content-Transfer-Encoding its own 400 naming it; its sibling runs', async () => {
+      const [unknown, sibling] = await answered(BROKER_BASE, [
+        city(part('<gz>', 'PATCH', '/vermittler/V1001', {}), 'x-gzip', '{"Ort":"Gzip"}'),
+        part('<ok>', 'GET', '/laender'),
+      ]);
+      expect(unknown.status).toBe(400);
+      expect(unknown.json()).toEqual({ Meldungen: [expect.stringContaining('x-gzip')] });
+      expect(sibling.status).toBe(200);
+      expect(await brokerCity('V1001')).not.toBe('Gzip');
+    });
+
+    it('refuses a batch framed with LF alone, saying that multipart needs CRLF', async () => {
+      const lf = multipartBody(patchOf('Nurlf')).replaceAll('\r\n', '\n');
+      const response = await batch(BROKER_BASE, lf).expect(400);
+      expect(JSON.parse((response.body as Buffer).toString())).toEqual({
+        Meldungen: [expect.stringContaining('CRLF')],
+      });
+      expect(await brokerCity('V1001')).not.toBe('Nurlf');
+    });
+
+    it('refuses a bodiless part written without the CRLF before the next boundary, instead of running it alone', async () => {
+      const swallowing =
+        '--test-boundary-4711\r\nContent-ID: <get>\r\nX-Svc-Method: GET\r\nX-Svc-Path: /laender\r\n\r\n' +
+        multipartBody(patchOf('Verschluckt'));
+      const response = await batch(BROKER_BASE, swallowing).expect(400);
+      expect(JSON.parse((response.body as Buffer).toString())).toEqual({
+        Meldungen: [expect.stringMatching(/part <get> holds the boundary line --test-boundary-4711.*CRLF/)],
+      });
+      expect(await brokerCity('V1001')).not.toBe('Verschluckt');
+    });
+
+    it('serves the spec interface version 1.0 in the batch path and the part paths', async () => {
+      const [relative, absolute] = await answered('/service/demo/broker/1.0/rest', [
+        part('<rel>', 'GET', '/laender'),
+        part('<abs>', 'GET', '/service/demo/broker/1.0/rest/V1000/gesellschaften'),
+      ]);
+      expect([relative.status, absolute.status]).toEqual([200, 200]);
+      expect(absolute.json()).toEqual([]);
     });
   });
 

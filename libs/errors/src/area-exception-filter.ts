@@ -175,7 +175,7 @@ export class AreaExceptionFilter implements ExceptionFilter {
 
   /** One warning line (the request's own line has the rest), and the count. */
   private refusedUnderOverload(reqId: string, method: string, path: string): void {
-    this.logger.warn({ reqId }, `Refused ${method} ${path} under overload: no database connection in time`);
+    this.logger.warn({ reqId }, `Refused ${method} ${path} under overload`);
     this.onOverload();
   }
 }

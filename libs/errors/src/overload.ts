@@ -14,18 +14,23 @@ const CONNECTION_WAIT_TIMEOUTS = new Set([
   'Connection terminated due to connection timeout',
 ]);
 
-/**
- * The answer to a request that waited too long for a database connection: 503 with Retry-After, in the area's
- * error shape (never a server fault). Undefined for any other exception.
- */
-export function overloadRefusal(exception: unknown): DomainError | undefined {
-  // Not `instanceof Error`: the driver's errors may come from another realm (jest).
-  const message = (exception as { message?: unknown } | null | undefined)?.message;
-  if (typeof message !== 'string' || !CONNECTION_WAIT_TIMEOUTS.has(message)) return undefined;
+/** 503 with Retry-After, in the area's error shape: the service refuses a request it has no capacity for. */
+export function overloaded(): DomainError {
   return new DomainError(
     ErrorCode.Overloaded,
     `The service is overloaded; try again in ${OVERLOAD_RETRY_AFTER_SECONDS} s`,
     [],
     { 'Retry-After': String(OVERLOAD_RETRY_AFTER_SECONDS) },
   );
+}
+
+/**
+ * The answer to a request that waited too long for a database connection: `overloaded()` (never a server
+ * fault). Undefined for any other exception.
+ */
+export function overloadRefusal(exception: unknown): DomainError | undefined {
+  // Not `instanceof Error`: the driver's errors may come from another realm (jest).
+  const message = (exception as { message?: unknown } | null | undefined)?.message;
+  if (typeof message !== 'string' || !CONNECTION_WAIT_TIMEOUTS.has(message)) return undefined;
+  return overloaded();
 }

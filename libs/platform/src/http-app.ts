@@ -28,6 +28,11 @@ export interface HttpAppSettings {
    * serving several interfaces gives one document per interface.
    */
   openApi?: OpenApiDocumentSettings | OpenApiDocumentSettings[];
+  /**
+   * Express only: the URL (path and query) a request is routed by, given the one it arrived with; for another
+   * spelling of paths the app serves (area C's interface version `1.0` for `v1`).
+   */
+  rewriteUrl?: (url: string) => string;
 }
 
 export type OpenApiDocumentSettings = OpenApiSettings & { path: string };
@@ -83,6 +88,12 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
   // First, so that every request (the metrics scrape, and those the body parser refuses with 400 or 413) gets its
   // request id, is logged and counted.
   app.use(app.get(ProcessLogger).requests);
+  const { rewriteUrl } = settings;
+  if (rewriteUrl)
+    app.use((request: IncomingMessage, _response: unknown, next: () => void) => {
+      request.url = rewriteUrl(request.url ?? '/');
+      next();
+    });
   instrumentHttpApp(app, 'express');
   // Not useBodyParser: it takes no `verify`.
   app.use(

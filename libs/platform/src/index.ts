@@ -11,3 +11,4 @@ export * from './platform-modules.js';
 export * from './redis-connection.js';
 export * from './openapi.js';
 export * from './metrics.js';
+export * from './admission-gate.js';

@@ -33,7 +33,7 @@ export class ProcessMetrics {
   });
   private readonly overloadRefusals = new Counter({
     name: 'http_overload_refusals_total',
-    help: 'HTTP requests refused with 503 and Retry-After: no database connection became free within DB_POOL_WAIT_MS',
+    help: 'HTTP requests refused with 503 and Retry-After: no database connection became free within DB_POOL_WAIT_MS, or no place for a search (SEARCH_QUEUE_WAIT_MS)',
     registers: [this.registry],
   });
 

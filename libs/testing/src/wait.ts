@@ -18,3 +18,12 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** Whether the promise has settled by the next turn of the event loop. */
+export async function settled(promise: Promise<unknown>): Promise<boolean> {
+  const pending = Symbol('pending');
+  return (
+    (await Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(pending), 0))])) !==
+    pending
+  );
+}

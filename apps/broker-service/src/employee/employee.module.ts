@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { AddressRepository } from './addresses/address.repository.js';
 import { AddressService } from './addresses/address.service.js';
 import { AddressesController } from './addresses/addresses.controller.js';
@@ -16,6 +16,7 @@ import { EnumerationsController } from './enumerations.controller.js';
 import { RecordsController } from './records/records.controller.js';
 import { RecordsRepository } from './records/records.repository.js';
 import { RecordsService } from './records/records.service.js';
+import { SEARCH_ADMISSION, SearchAdmission } from './search/search-admission.js';
 import { SEARCH_CONNECTIONS } from './search/search-connections.js';
 import { SearchController } from './search/search.controller.js';
 import { SearchRepository } from './search/search.repository.js';
@@ -51,11 +52,31 @@ import { SearchService } from './search/search.service.js';
     SearchService,
   ],
 })
-export class EmployeeModule {
-  static forRoot(settings: { searchConnections: number }): DynamicModule {
+export class EmployeeModule implements NestModule {
+  static forRoot(settings: EmployeeSettings): DynamicModule {
     return {
       module: EmployeeModule,
-      providers: [{ provide: SEARCH_CONNECTIONS, useValue: settings.searchConnections }],
+      providers: [
+        { provide: SEARCH_CONNECTIONS, useValue: settings.searchConnections },
+        {
+          provide: SEARCH_ADMISSION,
+          useValue: {
+            inProgress: settings.searchConnections,
+            maxWaiting: settings.searchQueueLength,
+            maxWaitMs: settings.searchQueueWaitMs,
+          },
+        },
+      ],
     };
   }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(SearchAdmission).forRoutes(SearchController);
+  }
+}
+
+export interface EmployeeSettings {
+  searchConnections: number;
+  searchQueueLength: number;
+  searchQueueWaitMs: number;
 }

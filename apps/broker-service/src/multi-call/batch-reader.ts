@@ -36,6 +36,10 @@ export async function readBatch(request: IncomingMessage, limits: MultiCallLimit
   if (!boundary) throw malformed('The Content-Type of a multi-call names no boundary');
   if (Number(request.headers['content-length']) > limits.maxRequestBytes) throw requestTooLarge(limits);
   const body = await readBody(request, limits);
+  if (body.includes(`--${boundary}\n`))
+    throw malformed(
+      'The lines of a multi-call end with CRLF (\\r\\n), as multipart requires; its boundary lines end with LF alone',
+    );
   const parts: RequestPart[] = [];
   try {
     const parsed = parseMultipart(withoutPreambleAndEpilogue(body, boundary), {
@@ -50,7 +54,25 @@ export async function readBatch(request: IncomingMessage, limits: MultiCallLimit
     throw batchError(error, limits);
   }
   if (parts.length === 0) throw malformed('The multi-call holds no parts');
+  parts.forEach((part, index) => refuseSwallowedBoundary(part, index, boundary));
   return parts;
+}
+
+/**
+ * A boundary line only separates parts after a CRLF of its own (RFC 2046): a part without a body that puts it
+ * directly after the empty line ending its headers makes it the first line of its body, and the parts after it
+ * become that body. Refused, rather than running fewer calls than the caller wrote.
+ */
+function refuseSwallowedBoundary(part: RequestPart, index: number, boundary: string): void {
+  const line = `--${boundary}`;
+  if (!part.body.subarray(0, line.length).equals(Buffer.from(line)) && !part.body.includes(`\n${line}`))
+    return;
+  const name = part.headers['content-id'] ?? `number ${index + 1}`;
+  throw malformed(
+    `The body of part ${name} holds the boundary line ${line}: a part without a body still needs the CRLF ` +
+      'of its empty body before the next boundary (headers, an empty line, then CRLF and the boundary), ' +
+      'or the parts after it are read as its body',
+  );
 }
 
 async function readBody(request: IncomingMessage, limits: MultiCallLimits): Promise<Buffer> {

@@ -84,3 +84,48 @@ describe('planParts', () => {
     ]);
   });
 });
+
+describe('planParts: Content-Transfer-Encoding of a part', () => {
+  const json = '{"Ort":"Köln","Hinweis":"Straße = 1"}';
+  const encoded = (encoding: string, body: string | Buffer): RequestPart => {
+    const patch = part('<1>', 'PATCH', '/vermittler/V1003');
+    return {
+      headers: { ...patch.headers, 'content-transfer-encoding': encoding },
+      body: Buffer.from(body),
+    };
+  };
+  const planned = (request: RequestPart) => {
+    const [plan] = planParts([request], BASE);
+    return 'call' in plan ? { body: plan.call.body.toString('utf8'), headers: plan.call.headers } : plan;
+  };
+
+  it.each([
+    [
+      'base64 in MIME lines',
+      'BASE64',
+      Buffer.from(json)
+        .toString('base64')
+        .replace(/(.{20})/g, '$1\r\n'),
+    ],
+    ['quoted-printable', 'quoted-printable', '{"Ort":"K=C3=B6ln","Hinweis":"Stra=C3=9Fe =3D=\r\n 1"}'],
+    ['8bit', '8bit', json],
+    ['binary', 'binary', json],
+    ['7bit', '7bit', json],
+  ])('decodes %s and forwards the call without the header', (_name, encoding, body) => {
+    expect(planned(encoded(encoding, body))).toEqual({ body: json, headers: {} });
+  });
+
+  it('gives a part an unknown encoding as its problem, naming it', () => {
+    expect(planned(encoded('x-gzip', json))).toEqual({
+      contentId: '<1>',
+      problem: expect.stringContaining('x-gzip'),
+    });
+  });
+
+  it('gives a base64 part that is not base64 a problem', () => {
+    expect(planned(encoded('base64', json))).toEqual({
+      contentId: '<1>',
+      problem: expect.stringContaining('not valid base64'),
+    });
+  });
+});

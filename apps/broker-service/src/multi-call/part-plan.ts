@@ -1,5 +1,7 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { routedPath } from '../interface-version.js';
 import type { RequestPart } from './batch-reader.js';
+import { decodedBody } from './transfer-encoding.js';
 
 /** The single call a part stands for. */
 export interface PartCall {
@@ -36,6 +38,7 @@ const NOT_FORWARDED = new Set([
   'x-svc-path',
   'last-modified',
   'content-length',
+  'content-transfer-encoding',
   'transfer-encoding',
   'connection',
   'keep-alive',
@@ -58,7 +61,8 @@ export function planParts(parts: readonly RequestPart[], base: string): PlannedP
   return parts.map((part): PlannedPart => {
     const contentId = part.headers['content-id'] || undefined;
     const method = part.headers['x-svc-method']?.toUpperCase();
-    const path = part.headers['x-svc-path'];
+    const sentPath = part.headers['x-svc-path'];
+    const path = sentPath && routedPath(sentPath);
     const missing = [
       ...(contentId ? [] : ['Content-ID']),
       ...(method ? [] : ['X-Svc-Method']),
@@ -76,9 +80,16 @@ export function planParts(parts: readonly RequestPart[], base: string): PlannedP
     const headers = forwardedHeaders(part);
     const problem = pathProblem(path, base) ?? headerProblem(headers);
     if (problem) return { contentId, problem };
+    const decoded = decodedBody(part.headers['content-transfer-encoding'], part.body);
+    if ('problem' in decoded) return { contentId, problem: decoded.problem };
     return {
       contentId,
-      call: { method, path: path.startsWith(`${base}/`) ? path : `${base}${path}`, headers, body: part.body },
+      call: {
+        method,
+        path: path.startsWith(`${base}/`) ? path : `${base}${path}`,
+        headers,
+        body: decoded.body,
+      },
     };
   });
 }
