@@ -1,8 +1,11 @@
 import type { OpenApiDocumentSettings, OpenApiSettings } from '@broker/platform';
 
-/** The header group of area C and the error body, the same for both interfaces. */
-const AREA_C: Pick<OpenApiSettings, 'version' | 'securitySchemes' | 'security'> = {
-  version: 'v1',
+/** The header group of area C, its error body and its path conventions, the same for both interfaces. */
+const AREA_C: Pick<
+  OpenApiSettings,
+  'version' | 'securitySchemes' | 'security' | 'schemas' | 'serverVariables' | 'errors'
+> = {
+  version: '1.0',
   securitySchemes: {
     apiId: { type: 'apiKey', in: 'header', name: 'X-Svc-Api-Id' },
     timestamp: { type: 'apiKey', in: 'header', name: 'X-Svc-Timestamp' },
@@ -14,7 +17,36 @@ const AREA_C: Pick<OpenApiSettings, 'version' | 'securitySchemes' | 'security'> 
     { apiId: [], timestamp: [], nonce: [], digest: [] },
     { apiId: [], otp: [] },
   ],
+  serverVariables: { tenant: { default: 'demo', description: 'The tenant (broker pool) code' } },
+  schemas: {
+    Meldungen: {
+      type: 'object',
+      required: ['Meldungen'],
+      additionalProperties: false,
+      properties: {
+        Meldungen: { type: 'array', items: { type: 'string' }, description: 'One message per problem' },
+      },
+    },
+  },
+  errors: {
+    schema: 'Meldungen',
+    statuses: {
+      400: 'The request or its header group is invalid (every problem named)',
+      403: 'The API client, its broker or the employee is blocked',
+      404: 'No such object for this caller (another broker’s object included), or an unknown API id',
+      503: 'Overloaded: try again after Retry-After seconds',
+    },
+  },
 };
+
+/** The base paths of an interface of area C: the spec's version 1.0 and its alias v1. */
+const servers = (service: 'employee' | 'broker', what: string) => [
+  {
+    url: `/service/{tenant}/${service}/1.0/rest`,
+    description: `The ${what} (the spec's interface version 1.0)`,
+  },
+  { url: `/service/{tenant}/${service}/v1/rest`, description: `The ${what} (v1, the same interface)` },
+];
 
 const CONVENTIONS =
   'Every operation needs the header group X-Svc-Api-Id with either X-Svc-Timestamp, X-Svc-Nonce and ' +
@@ -27,6 +59,8 @@ export const EMPLOYEE_OPENAPI: OpenApiDocumentSettings = {
   ...AREA_C,
   path: '/service/:tenant/employee/v1/rest/openapi.json',
   pathPrefix: '/service/{tenant}/employee/v1/rest',
+  servers: servers('employee', 'employee service'),
+  pathParameters: { ma: { description: 'The employee code (of the API client’s broker)', example: '01_01' } },
   title: 'Broker platform: employee service (area C)',
   description:
     `Customer management for brokers' employees. ${CONVENTIONS} Dates: YYYY-MM-DD; date-times ` +
@@ -40,6 +74,7 @@ export const BROKER_OPENAPI: OpenApiDocumentSettings = {
   ...AREA_C,
   path: '/service/:tenant/broker/v1/rest/openapi.json',
   pathPrefix: '/service/{tenant}/broker/v1/rest',
+  servers: servers('broker', 'broker service'),
   title: 'Broker platform: broker service (area C)',
   description: `Sub-broker editing and lists for brokers. ${CONVENTIONS}`,
 };

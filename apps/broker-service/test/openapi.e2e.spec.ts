@@ -1,15 +1,19 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
+import { lintErrors, lintOpenApi } from '@broker/testing';
 import { BASE, BROKER_BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
 interface OpenApiOperation {
+  operationId: string;
+  parameters?: { name: string; in: string }[];
   requestBody?: { content: Record<string, unknown> };
-  responses: Record<string, { content?: Record<string, unknown> }>;
+  responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
 }
 
 interface OpenApiDocument {
   openapi: string;
+  servers: { url: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
 }
@@ -30,18 +34,23 @@ describe('OpenAPI documents of the broker and employee services', () => {
       .expect(200);
     const document = response.body as OpenApiDocument;
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    expect(lintErrors(await lintOpenApi(document))).toEqual([]);
     return document;
   }
 
   it('describes the broker service: sub-broker update, lists and the multi-call, nothing of the employee service', async () => {
     const document = await documentAt(BROKER_BASE);
-    const base = '/service/{tenant}/broker/v1/rest';
+    expect(document.servers.map((server) => server.url)).toEqual([
+      '/service/{tenant}/broker/1.0/rest',
+      '/service/{tenant}/broker/v1/rest',
+    ]);
     expect(Object.keys(document.paths).sort()).toEqual(
-      [base, `${base}/laender`, `${base}/vermittler/{vmt}`, `${base}/{vmt}/gesellschaften`].sort(),
+      ['/', '/laender', '/vermittler/{vmt}', '/{vmt}/gesellschaften'].sort(),
     );
-    expect(Object.keys(document.paths[`${base}/vermittler/{vmt}`])).toEqual(['patch']);
-    expect(Object.keys(document.paths[base])).toEqual(['post']);
-    expect(Object.keys(document.paths[base].post.requestBody?.content ?? {})).toEqual(['multipart/related']);
+    expect(Object.keys(document.paths['/vermittler/{vmt}'])).toEqual(['patch']);
+    expect(document.paths['/vermittler/{vmt}'].patch.operationId).toBe('updateUntervermittler');
+    expect(Object.keys(document.paths['/'])).toEqual(['post']);
+    expect(Object.keys(document.paths['/'].post.requestBody?.content ?? {})).toEqual(['multipart/related']);
     const input = document.components.schemas.UntervermittlerdatensatzInput;
     expect(Object.keys(input?.properties ?? {})).toEqual(
       expect.arrayContaining([
@@ -59,14 +68,59 @@ describe('OpenAPI documents of the broker and employee services', () => {
 
   it('describes the employee service with its multi-call and none of the broker paths', async () => {
     const document = await documentAt(BASE);
-    expect(
-      Object.keys(document.paths).every((path) => path.startsWith('/service/{tenant}/employee/v1/rest')),
-    ).toBe(true);
-    expect(Object.keys(document.paths['/service/{tenant}/employee/v1/rest'])).toEqual(['post']);
-    const download =
-      document.paths[
-        '/service/{tenant}/employee/v1/rest/{ma}/kunden/{customerId}/archiveintraege/{entryId}/dokument'
-      ];
+    expect(document.servers.map((server) => server.url)).toEqual([
+      '/service/{tenant}/employee/1.0/rest',
+      '/service/{tenant}/employee/v1/rest',
+    ]);
+    expect(Object.keys(document.paths).some((path) => path.includes('vermittler/'))).toBe(false);
+    expect(Object.keys(document.paths['/'])).toEqual(['post']);
+    const download = document.paths['/{ma}/kunden/{customerId}/archiveintraege/{entryId}/dokument'];
     expect(Object.keys(download.get.responses['200'].content ?? {})).toEqual(['application/pdf']);
+  });
+
+  it("names the employee operations as the spec does, with the caller's parameters and every error answer", async () => {
+    const document = await documentAt(BASE);
+    const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
+    expect(operations.map((operation) => operation.operationId)).toEqual(
+      expect.arrayContaining([
+        'addKunde',
+        'getKunde',
+        'setKunde',
+        'getKundenAdressen',
+        'addKundenAdresse',
+        'setKundenAdresse',
+        'deleteKundenAdresse',
+        'getKundenKontaktdaten',
+        'addKundenKontaktdatensatz',
+        'setKundenKontaktdatensatz',
+        'deleteKundenKontaktdatensatz',
+        'getKundenVertraege',
+        'getKundenDokumente',
+        'getKundenArchiveintraege',
+        'searchKunden',
+        'sendUnterschrifftenlink',
+        'getKundenDetail',
+        'setKundenDetail',
+        'getKundenDetails',
+        'getVermittlerKundenDetail',
+        'getVermittlerKundenDetails',
+        'getAnreden',
+        'getKundenKontaktarten',
+        'getKundenNotizTypen',
+        'getAdresstypen',
+        'getLaender',
+      ]),
+    );
+    const search = document.paths['/{ma}/kunden/_search'].get;
+    expect(search.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(
+      expect.arrayContaining(['path:ma', 'query:q', 'query:from', 'query:size']),
+    );
+    expect(search.responses['200'].headers).toHaveProperty('X-Svc-Total');
+    for (const operation of operations) {
+      expect(Object.keys(operation.responses)).toEqual(
+        expect.arrayContaining(['400', '403', '404', '500', '503']),
+      );
+      expect(operation.responses['503'].headers).toHaveProperty('Retry-After');
+    }
   });
 });

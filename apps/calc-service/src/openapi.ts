@@ -1,4 +1,4 @@
-import { CIVIL_SERVICE_OCCUPATION_SCHEMA } from '@broker/contracts';
+import { apiErrors, CIVIL_SERVICE_OCCUPATION_SCHEMA } from '@broker/contracts';
 import type { OpenApiSettings } from '@broker/platform';
 import { CIVIL_SERVICE_OCCUPATION_LABELS, CIVIL_SERVICE_OCCUPATIONS } from '@broker/tariff-engine';
 
@@ -14,6 +14,10 @@ export const CALC_OPENAPI: OpenApiSettings & { path: string } = {
     '{name, message, code, status}, under overload with 503 and Retry-After (seconds). Money: decimal strings ' +
     'with two decimals and a currency.',
   securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+  security: [{ bearer: [] }],
+  publicOperations: ['login', 'jwks'],
+  servers: [{ url: '/api', description: 'The calculation service' }],
+  errors: apiErrors({ 400: 'The request is invalid (every failing field named)' }),
   schemas: {
     [CIVIL_SERVICE_OCCUPATION_SCHEMA]: {
       type: 'string',

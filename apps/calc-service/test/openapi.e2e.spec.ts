@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
 import { CIVIL_SERVICE_OCCUPATIONS } from '@broker/tariff-engine';
+import { lintErrors, lintOpenApi } from '@broker/testing';
 import { type CalcTestApp, startCalcTestApp } from './calc-test-app.js';
 
 interface Operation {
@@ -11,6 +12,7 @@ interface Operation {
 
 interface Document {
   openapi: string;
+  servers: { url: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: {
     schemas: Record<string, { enum?: string[]; properties?: Record<string, unknown> }>;
@@ -35,19 +37,21 @@ describe('GET /api/doc/v1/swagger.json', () => {
   it('is a valid OpenAPI 3.0 document (checked by an OpenAPI parser, references resolved)', async () => {
     expect(document.openapi).toMatch(/^3\.0\.\d+$/);
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    expect(lintErrors(await lintOpenApi(document))).toEqual([]);
+    expect(document.servers).toEqual([{ url: '/api', description: 'The calculation service' }]);
   });
 
   it('describes the bearer scheme, login and the calculation with request, response and error schemas', () => {
     expect(document.components.securitySchemes).toEqual({
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     });
-    const login = document.paths['/api/login'].post;
+    const login = document.paths['/login'].post;
     expect(jsonSchema(login.requestBody)).toBe(ref('LoginRequest'));
     expect(jsonSchema(login.responses['200'])).toBe(ref('LoginResponse'));
     expect(jsonSchema(login.responses['401'])).toBe(ref('ApiErrorView'));
-    expect(login.security).toBeUndefined();
+    expect(login.security).toEqual([]);
 
-    const calculate = document.paths['/api/v1/calculate/private-liability'].post;
+    const calculate = document.paths['/v1/calculate/private-liability'].post;
     expect(calculate.security).toEqual([{ bearer: [] }]);
     expect(jsonSchema(calculate.requestBody)).toBe(ref('PrivateLiabilityCalculationRequest'));
     expect(jsonSchema(calculate.responses['200'])).toBe(ref('PrivateLiabilityCalculationResponse'));

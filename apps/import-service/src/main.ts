@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { serve } from '@broker/platform';
 import { AppModule } from './app.module.js';
 import { loadImportConfig } from './config.js';
-import { IMPORT_OPENAPI } from './openapi.js';
+import { importOpenApi } from './openapi.js';
 
 const config = loadImportConfig();
 void serve(AppModule.forRoot(config), {
   service: 'import-service',
   config,
-  openApi: IMPORT_OPENAPI,
+  openApi: importOpenApi(config),
 });

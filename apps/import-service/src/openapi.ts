@@ -1,23 +1,44 @@
+import { apiErrors } from '@broker/contracts';
 import type { OpenApiDocumentSettings } from '@broker/platform';
+import type { ImportConfig } from './config.js';
 
-/** The import service's OpenAPI 3.0 description (the spec names no path for it): GET /api/v1/openapi.json. */
-export const IMPORT_OPENAPI: OpenApiDocumentSettings = {
-  path: '/api/v1/openapi.json',
-  pathPrefix: '/api/v1',
-  title: 'Broker platform: import service (area A)',
-  version: 'v1',
-  description:
-    'Imports of GDV and CSV files into the inventory. Every operation needs an OAuth 2.0 access token of the ' +
-    'authorization server with the scope service.imports, sent as `Authorization: Bearer <token>` (service ' +
-    'accounts included). Errors: {name, message, code, status}, under overload with 503 and Retry-After ' +
-    '(seconds). Times: integer epoch seconds.',
-  securitySchemes: {
-    bearer: {
-      type: 'http',
-      scheme: 'bearer',
-      bearerFormat: 'JWT',
-      description: 'OAuth 2.0 access token with the scope service.imports',
+/**
+ * The import service's OpenAPI 3.0 description (the spec names no path for it): GET /api/v1/openapi.json. Its
+ * security scheme names the deployment's token endpoint (IMPORT_OAUTH_TOKEN_URL).
+ */
+export function importOpenApi(config: Pick<ImportConfig, 'IMPORT_OAUTH_TOKEN_URL'>): OpenApiDocumentSettings {
+  return {
+    path: '/api/v1/openapi.json',
+    pathPrefix: '/api/v1',
+    title: 'Broker platform: import service (area A)',
+    version: 'v1',
+    description:
+      'Imports of GDV and CSV files into the inventory. Every operation needs an OAuth 2.0 access token (JWT) of ' +
+      'the authorization server with the scope service.imports, sent as `Authorization: Bearer <token>`; service ' +
+      'accounts get one by the client-credentials grant. Errors: {name, message, code, status}, under overload ' +
+      'with 503 and Retry-After (seconds). Times: integer epoch seconds.',
+    securitySchemes: {
+      oauth2: {
+        type: 'oauth2',
+        description:
+          'A JWT access token signed by the authorization server (issuer and audience as configured), with the ' +
+          'claims `scope` (containing service.imports), `tenant` (the tenant code), `broker_id` (the broker ' +
+          'number the caller acts for) and `exp`; a user token has `sub`, a service account token `client_id` ' +
+          '(and no other `sub`).',
+        flows: {
+          clientCredentials: {
+            tokenUrl: config.IMPORT_OAUTH_TOKEN_URL,
+            scopes: { 'service.imports': 'Upload files and read import processes' },
+          },
+        },
+      },
     },
-  },
-  security: [{ bearer: [] }],
-};
+    security: [{ oauth2: ['service.imports'] }],
+    servers: [{ url: '/api/v1', description: 'The import service' }],
+    errors: apiErrors({
+      400: 'The request is invalid (every failing field named)',
+      401: 'No valid access token',
+      403: 'The token lacks the scope service.imports, or names a broker the caller may not act for',
+    }),
+  };
+}

@@ -16,9 +16,11 @@ import {
   insertBrokerFixture,
   testRedisUrl,
   type TestDatabase,
+  lintErrors,
+  lintOpenApi,
 } from '@broker/testing';
 import { AppModule } from '../src/app.module.js';
-import { IMPORT_OPENAPI } from '../src/openapi.js';
+import { importOpenApi } from '../src/openapi.js';
 import { checkImportConfig, importEnvShape } from '../src/config.js';
 
 const MAX_UPLOAD_BYTES = 64 * 1024;
@@ -53,7 +55,7 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       DB_POOL_WAIT_MS: '300',
     });
     checkImportConfig(config);
-    app = await createHttpApp(AppModule.forRoot(config), { openApi: IMPORT_OPENAPI });
+    app = await createHttpApp(AppModule.forRoot(config), { openApi: importOpenApi(config) });
     await app.init();
   });
 
@@ -337,25 +339,42 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
     expect((await list()).status).toBe(200);
   });
 
-  it('serves its OpenAPI 3.0 description without a token: upload, list, report, bearer scheme', async () => {
+  it('serves its OpenAPI 3.0 description without a token: upload, list, report, OAuth 2.0 client credentials', async () => {
     const response = await request(app.getHttpServer() as App)
       .get('/api/v1/openapi.json')
       .expect(200);
     const document = response.body as {
       openapi: string;
-      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
-      components: { securitySchemes: Record<string, unknown> };
+      servers: { url: string }[];
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            operationId: string;
+            parameters?: { in: string; name: string }[];
+            requestBody?: { content: Record<string, unknown> };
+          }
+        >
+      >;
+      components: { securitySchemes: Record<string, { flows?: object }> };
     };
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    expect(lintErrors(await lintOpenApi(document))).toEqual([]);
     expect(document.openapi).toBe('3.0.3');
-    expect(Object.keys(document.paths).sort()).toEqual([
-      '/api/v1/import',
-      '/api/v1/list',
-      '/api/v1/processes/{processId}/report',
-    ]);
-    expect(Object.keys(document.paths['/api/v1/import'].post.requestBody?.content ?? {})).toEqual([
+    expect(document.servers.map((server) => server.url)).toEqual(['/api/v1']);
+    expect(Object.keys(document.paths).sort()).toEqual(['/import', '/list', '/processes/{processId}/report']);
+    expect(document.paths['/import'].post.operationId).toBe('startImport');
+    expect(document.paths['/list'].get.operationId).toBe('listImports');
+    expect(document.paths['/list'].get.parameters?.map((parameter) => parameter.in)).toContain('query');
+    expect(Object.keys(document.paths['/import'].post.requestBody?.content ?? {})).toEqual([
       'multipart/form-data',
     ]);
-    expect(document.components.securitySchemes).toHaveProperty('bearer');
+    expect(document.components.securitySchemes.oauth2.flows).toEqual({
+      clientCredentials: {
+        tokenUrl: '/oauth/token',
+        scopes: { 'service.imports': expect.any(String) },
+      },
+    });
   });
 });

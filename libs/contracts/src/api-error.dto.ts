@@ -18,3 +18,12 @@ export class ApiErrorView {
   @ApiProperty({ type: 'integer', description: 'HTTP status', example: 400 })
   status!: number;
 }
+
+/** The error answers of an area A or B document (OpenApiSettings.errors): ApiErrorView, 503 included. */
+export function apiErrors(statuses: Record<number, string>) {
+  return {
+    schema: ApiErrorView.name,
+    model: ApiErrorView,
+    statuses: { ...statuses, 503: 'Overloaded: try again after Retry-After seconds' },
+  };
+}

@@ -1,10 +1,28 @@
-import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { applyDecorators, type INestApplication } from '@nestjs/common';
+import { ApiQuery, DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
 /** A schema component (or a reference to one) of an OpenAPI document. */
 export type SchemaObject = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string];
+
+type PathItem = OpenAPIObject['paths'][string];
+type Operation = NonNullable<PathItem['get']>;
+type ParameterObject = Extract<NonNullable<Operation['parameters']>[number], { in: string }>;
+type ResponseObject = Extract<Operation['responses'][string], { description: string }>;
+type HeaderObject = NonNullable<ResponseObject['headers']>[string];
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** How an area answers what goes wrong: its error body, the statuses any operation may give, their meaning. */
+export interface OpenApiErrors {
+  /** The name of the error body's schema component (in `schemas`, or of `model`). */
+  schema: string;
+  /** The class whose @ApiProperty decorators describe the error body, when it is not in `schemas`. */
+  model?: new () => object;
+  /** Client errors and 503 any operation may answer, by status, with what they mean in this area. */
+  statuses: Record<number, string>;
+}
 
 export interface OpenApiSettings {
   title: string;
@@ -18,7 +36,30 @@ export interface OpenApiSettings {
   security?: Record<string, string[]>[];
   /** Schema components no DTO generates, by name (e.g. an enumeration the DTOs refer to). */
   schemas?: Record<string, SchemaObject>;
+  /**
+   * The base paths the interface is served at, the preferred first (`{name}` for a server variable). The paths
+   * are described relative to them (`pathPrefix` is left out).
+   */
+  servers: { url: string; description: string }[];
+  serverVariables?: Record<string, { default: string; description: string }>;
+  /** Operations anyone may call (e.g. a login), by operationId: described with no security. */
+  publicOperations?: string[];
+  /** Path parameters the routes read outside their handlers (in guards), described on every path having them. */
+  pathParameters?: Record<string, { description: string; example?: string }>;
+  errors: OpenApiErrors;
 }
+
+/** Retry-After on a 503: the seconds to wait before trying again. */
+const RETRY_AFTER: HeaderObject = {
+  description: 'Seconds to wait before trying again',
+  schema: { type: 'integer', minimum: 0 },
+};
+
+/** Any operation's server fault: a plain page naming the request id, never details. */
+const SERVER_FAULT: ResponseObject = {
+  description: 'Server fault: an HTML page with the request id (the log has the details)',
+  content: { 'text/html': { schema: { type: 'string' } } },
+};
 
 /**
  * An OpenAPI 3 description generated from the application itself: the routes and parameters from the
@@ -33,11 +74,24 @@ export function createOpenApiDocument(app: INestApplication, settings: OpenApiSe
     .setOpenAPIVersion('3.0.3');
   for (const [name, scheme] of Object.entries(settings.securitySchemes ?? {}))
     builder.addSecurity(name, scheme);
-  const document = SwaggerModule.createDocument(app, builder.build());
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    extraModels: settings.errors.model ? [settings.errors.model] : [],
+  });
   if (settings.security) document.security = settings.security;
+  document.servers = settings.servers.map((server) => ({
+    ...server,
+    ...(settings.serverVariables && { variables: settings.serverVariables }),
+  }));
   document.paths = Object.fromEntries(
-    Object.entries(document.paths).filter(([path]) => path.startsWith(settings.pathPrefix)),
+    Object.entries(document.paths)
+      .filter(([path]) => path === settings.pathPrefix || path.startsWith(`${settings.pathPrefix}/`))
+      .map(([path, item]) => [path.slice(settings.pathPrefix.length) || '/', item]),
   );
+  for (const [path, item] of Object.entries(document.paths))
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation) completeOperation(path, operation, settings);
+    }
   const dtoSchemas = validationMetadatasToSchemas({
     classTransformerMetadataStorage: defaultMetadataStorage,
     refPointerPrefix: '#/components/schemas/',
@@ -49,6 +103,55 @@ export function createOpenApiDocument(app: INestApplication, settings: OpenApiSe
   };
   document.components = { ...document.components, schemas: referencedSchemas(document.paths, schemas) };
   return document;
+}
+
+/** Declares the path parameters the handler does not, and the area's error answers and the server fault. */
+function completeOperation(path: string, operation: Operation, settings: OpenApiSettings): void {
+  const declared = new Set(
+    (operation.parameters ?? []).flatMap((parameter) => ('in' in parameter ? [parameter.name] : [])),
+  );
+  const missing = [...path.matchAll(/\{([^}]+)\}/g)]
+    .map((match) => match[1])
+    .filter((name) => !declared.has(name));
+  const parameters: ParameterObject[] = missing.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: settings.pathParameters?.[name]?.description,
+    example: settings.pathParameters?.[name]?.example,
+    schema: { type: 'string' },
+  }));
+  operation.parameters = [...parameters, ...(operation.parameters ?? [])];
+  const errorBody = {
+    'application/json': { schema: { $ref: `#/components/schemas/${settings.errors.schema}` } },
+  };
+  for (const [status, description] of Object.entries(settings.errors.statuses))
+    operation.responses[status] ??= {
+      description,
+      content: errorBody,
+      ...(status === '503' && { headers: { 'Retry-After': RETRY_AFTER } }),
+    };
+  operation.responses['500'] ??= SERVER_FAULT;
+  if (settings.publicOperations?.includes(operation.operationId ?? '')) operation.security = [];
+}
+
+/**
+ * Describes the query parameters of a handler from the class-validator DTO its `@Query()` takes (names, types,
+ * limits, required), so the document cannot drift from what the service validates.
+ */
+export function ApiQueryParameters(dto: new () => object): MethodDecorator {
+  const schema = targetConstructorToSchema(dto, { classTransformerMetadataStorage: defaultMetadataStorage });
+  const required = new Set(schema.required ?? []);
+  return applyDecorators(
+    ...Object.entries(schema.properties ?? {}).map(([name, property]) =>
+      ApiQuery({
+        name,
+        required: required.has(name),
+        schema: property as SchemaObject,
+        description: (property as { description?: string }).description,
+      }),
+    ),
+  );
 }
 
 const SCHEMA_REFERENCE = /"\$ref":"#\/components\/schemas\/([^"]+)"/g;

@@ -10,3 +10,4 @@ export * from './inventory-fixture.js';
 export * from './wait.js';
 export * from './gdv-portfolio.js';
 export * from './debian-package.js';
+export * from './openapi-lint.js';

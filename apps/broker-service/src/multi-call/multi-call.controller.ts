@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { HeaderGroupGuard, type SvcPrincipal } from '@broker/auth';
 import { REQUEST_ID_HEADER } from '@broker/platform';
@@ -11,6 +11,10 @@ import { MultiCallService } from './multi-call.service.js';
 /** How the OpenAPI documents describe the multi-call (the parts are HTTP messages, beyond a JSON schema). */
 const DocumentedAsMultiCall = () =>
   applyDecorators(
+    ApiOperation({
+      operationId: 'multiCall',
+      summary: 'Runs several calls of this interface in one request',
+    }),
     ApiConsumes('multipart/related'),
     ApiBody({
       description:

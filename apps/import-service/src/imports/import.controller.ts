@@ -13,7 +13,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes } from '@nestjs/swagger';
+import { ApiOperation, ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
   ListImportsQuery,
@@ -23,6 +23,7 @@ import {
 } from '@broker/contracts';
 import { OAuthBearerGuard, principalOf } from '@broker/auth';
 import { requestIdOf } from '@broker/errors';
+import { ApiQueryParameters } from '@broker/platform';
 import type { StoredUpload } from '../storage/upload-storage-engine.js';
 import { KnownFormFieldsInterceptor } from './known-form-fields.interceptor.js';
 import { RemoveUploadOnErrorInterceptor } from './remove-upload-on-error.interceptor.js';
@@ -34,6 +35,7 @@ import { ImportService } from './import.service.js';
 export class ImportController {
   constructor(private readonly imports: ImportService) {}
 
+  @ApiOperation({ operationId: 'startImport', summary: 'Uploads a GDV or CSV file and starts its import' })
   @Post('import')
   @HttpCode(200)
   @UseInterceptors(FileInterceptor('file'), RemoveUploadOnErrorInterceptor, KnownFormFieldsInterceptor)
@@ -67,12 +69,21 @@ export class ImportController {
     return this.imports.startImport(principalOf(request), file, form, requestIdOf(request));
   }
 
+  @ApiQueryParameters(ListImportsQuery)
+  @ApiOperation({
+    operationId: 'listImports',
+    summary: 'Import processes of the caller’s broker, newest first',
+  })
   @Get('list')
   list(@Req() request: Request, @Query() query: ListImportsQuery): Promise<ImportProcessView[]> {
     return this.imports.list(principalOf(request), query);
   }
 
   /** Beyond the spec: history, counts per stage, warnings and rejected records with their lines. */
+  @ApiOperation({
+    operationId: 'getImportReport',
+    summary: 'The report of one import process: counts and issues',
+  })
   @Get('processes/:processId/report')
   report(
     @Req() request: Request,

@@ -19,9 +19,15 @@ import { CIVIL_SERVICE_OCCUPATION_SCHEMA, SEXES, type Sex } from './private-liab
  * these shapes.
  */
 
+/**
+ * One of the occupations, or null. OpenAPI 3.0 takes `nullable` only beside a `type` and a $ref takes no
+ * siblings, so null is an alternative of its own (an enum of just null, as the 3.0.3 clarification describes).
+ */
 const occupation = () => ({
-  nullable: true,
-  allOf: [{ $ref: `#/components/schemas/${CIVIL_SERVICE_OCCUPATION_SCHEMA}` }],
+  oneOf: [
+    { $ref: `#/components/schemas/${CIVIL_SERVICE_OCCUPATION_SCHEMA}` },
+    { type: 'string', nullable: true, enum: [null] },
+  ],
 });
 
 export class MoneyAmountView {

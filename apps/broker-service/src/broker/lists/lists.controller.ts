@@ -1,4 +1,5 @@
 import { Controller, Get, Param, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { HeaderGroupGuard, type SvcPrincipal } from '@broker/auth';
 import { sendEnumeration, sendRevalidated } from '../../http/revalidation.js';
@@ -12,12 +13,17 @@ export class ListsController {
   constructor(private readonly companies: CompanyListService) {}
 
   /** getLaender: every ISO 3166-1 country, {Value: alpha-2 code, Text: German name}. */
+  @ApiOperation({ operationId: 'getLaender', summary: 'Countries' })
   @Get('laender')
   countries(@Req() request: Request, @Res() response: Response) {
     return sendEnumeration(request, response, 'laender');
   }
 
   /** The companies (insurers) of broker {vmt}, the caller or one below it: [{Id: VU number, Name}]. */
+  @ApiOperation({
+    operationId: 'getGesellschaften',
+    summary: 'The insurance companies the broker works with',
+  })
   @Get(':vmt/gesellschaften')
   async brokerCompanies(
     @Caller() caller: SvcPrincipal,

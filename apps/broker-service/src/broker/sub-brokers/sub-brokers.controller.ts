@@ -1,4 +1,5 @@
 import { Body, Controller, Param, Patch, UseGuards } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard, type SvcPrincipal } from '@broker/auth';
 import { UntervermittlerdatensatzInput } from '@broker/contracts';
 import { BROKER_BASE, Caller } from '../broker-base.js';
@@ -10,6 +11,10 @@ export class SubBrokersController {
   constructor(private readonly subBrokers: SubBrokerService) {}
 
   /** updateUntervermittler: {vmt} is a broker below the caller; answers the sub-broker as stored. */
+  @ApiOperation({
+    operationId: 'updateUntervermittler',
+    summary: 'Updates a sub-broker; Uebervermittler moves it in the hierarchy',
+  })
   @Patch(':vmt')
   update(
     @Caller() caller: SvcPrincipal,

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { AdresseInput } from '@broker/contracts';
 import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
@@ -10,11 +11,13 @@ import { AddressService } from './address.service.js';
 export class AddressesController {
   constructor(private readonly addresses: AddressService) {}
 
+  @ApiOperation({ operationId: 'getKundenAdressen', summary: "The customer's addresses" })
   @Get()
   list(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.addresses.list(scope, customerId);
   }
 
+  @ApiOperation({ operationId: 'addKundenAdresse', summary: 'Adds an address (not the main residence)' })
   @Post()
   @HttpCode(200)
   add(
@@ -25,6 +28,7 @@ export class AddressesController {
     return this.addresses.add(scope, customerId, input);
   }
 
+  @ApiOperation({ operationId: 'getKundenAdresse', summary: 'One address (extension)' })
   @Get(':addressId')
   get(
     @Scope() scope: EmployeeScope,
@@ -34,6 +38,7 @@ export class AddressesController {
     return this.addresses.get(scope, customerId, Number(addressId));
   }
 
+  @ApiOperation({ operationId: 'setKundenAdresse', summary: 'Replaces an address' })
   @Put(':addressId')
   set(
     @Scope() scope: EmployeeScope,
@@ -45,6 +50,10 @@ export class AddressesController {
   }
 
   /** 204 No Content (the spec leaves the status open). */
+  @ApiOperation({
+    operationId: 'deleteKundenAdresse',
+    summary: 'Deletes an address (not the main residence)',
+  })
   @Delete(':addressId')
   @HttpCode(204)
   async delete(

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { KontaktdatensatzInput, KontaktdatensatzUpdate } from '@broker/contracts';
 import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
@@ -10,11 +11,13 @@ import { ContactService } from './contact.service.js';
 export class ContactsController {
   constructor(private readonly contacts: ContactService) {}
 
+  @ApiOperation({ operationId: 'getKundenKontaktdaten', summary: "The customer's contact entries" })
   @Get()
   list(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.contacts.list(scope, customerId);
   }
 
+  @ApiOperation({ operationId: 'addKundenKontaktdatensatz', summary: 'Adds a contact entry' })
   @Post()
   @HttpCode(200)
   add(
@@ -25,6 +28,7 @@ export class ContactsController {
     return this.contacts.add(scope, customerId, input);
   }
 
+  @ApiOperation({ operationId: 'getKundenKontaktdatensatz', summary: 'One contact entry (extension)' })
   @Get(':contactId')
   get(
     @Scope() scope: EmployeeScope,
@@ -34,6 +38,10 @@ export class ContactsController {
     return this.contacts.get(scope, customerId, contactId);
   }
 
+  @ApiOperation({
+    operationId: 'setKundenKontaktdatensatz',
+    summary: 'Updates a contact entry (Value and Standard)',
+  })
   @Put(':contactId')
   set(
     @Scope() scope: EmployeeScope,
@@ -44,6 +52,7 @@ export class ContactsController {
     return this.contacts.set(scope, customerId, contactId, input);
   }
 
+  @ApiOperation({ operationId: 'deleteKundenKontaktdatensatz', summary: 'Deletes a contact entry' })
   @Delete(':contactId')
   @HttpCode(204)
   async delete(

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { KundeInput } from '@broker/contracts';
 import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
@@ -11,17 +12,20 @@ export class CustomersController {
   constructor(private readonly customers: CustomerService) {}
 
   /** addKunde: answers only Id and Benutzername (spec). */
+  @ApiOperation({ operationId: 'addKunde', summary: 'Creates a customer of the employee’s broker' })
   @Post()
   @HttpCode(200)
   add(@Scope() scope: EmployeeScope, @Body() input: KundeInput) {
     return this.customers.add(scope, input);
   }
 
+  @ApiOperation({ operationId: 'getKunde', summary: 'One customer' })
   @Get(':customerId')
   get(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.customers.get(scope, customerId);
   }
 
+  @ApiOperation({ operationId: 'setKunde', summary: 'Replaces a customer’s data' })
   @Put(':customerId')
   set(
     @Scope() scope: EmployeeScope,

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Param, Put, UseGuards } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { KundendetailInput } from '@broker/contracts';
 import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
@@ -11,21 +12,31 @@ import { DetailService } from './detail.service.js';
 export class DetailsController {
   constructor(private readonly details: DetailService) {}
 
+  @ApiOperation({
+    operationId: 'getVermittlerKundenDetails',
+    summary: 'The customer details the broker defines',
+  })
   @Get('details')
   definitions(@Scope() scope: EmployeeScope) {
     return this.details.definitions(scope);
   }
 
+  @ApiOperation({
+    operationId: 'getVermittlerKundenDetail',
+    summary: 'One customer detail the broker defines',
+  })
   @Get('details/:detailId')
   definition(@Scope() scope: EmployeeScope, @Param('detailId', ParseDetailIdPipe) detailId: string) {
     return this.details.definition(scope, detailId);
   }
 
+  @ApiOperation({ operationId: 'getKundenDetails', summary: "The customer's details" })
   @Get(':customerId/details')
   values(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.details.values(scope, customerId);
   }
 
+  @ApiOperation({ operationId: 'getKundenDetail', summary: "One of the customer's details" })
   @Get(':customerId/details/:detailId')
   value(
     @Scope() scope: EmployeeScope,
@@ -35,6 +46,10 @@ export class DetailsController {
     return this.details.value(scope, customerId, detailId);
   }
 
+  @ApiOperation({
+    operationId: 'setKundenDetail',
+    summary: 'Creates or updates one of the customer’s details',
+  })
   @Put(':customerId/details/:detailId')
   set(
     @Scope() scope: EmployeeScope,

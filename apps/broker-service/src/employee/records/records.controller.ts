@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Param, StreamableFile, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
+import { ApiOperation, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
 import { ParseIdPipe } from '../ids.js';
@@ -10,22 +10,32 @@ import { RecordsService } from './records.service.js';
 export class RecordsController {
   constructor(private readonly records: RecordsService) {}
 
+  @ApiOperation({ operationId: 'getKundenVertraege', summary: "The customer's contracts" })
   @Get('vertraege')
   contracts(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.records.contracts(scope, customerId);
   }
 
   /** The archive entries that carry a document. */
+  @ApiOperation({
+    operationId: 'getKundenDokumente',
+    summary: "The customer's documents (archive entries with a document)",
+  })
   @Get('dokumente')
   documents(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.records.archiveEntries(scope, customerId, true);
   }
 
+  @ApiOperation({ operationId: 'getKundenArchiveintraege', summary: "The customer's archive entries" })
   @Get('archiveintraege')
   archiveEntries(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.records.archiveEntries(scope, customerId, false);
   }
 
+  @ApiOperation({
+    operationId: 'getKundenArchiveintrag',
+    summary: 'One archive entry of the customer (extension)',
+  })
   @Get('archiveintraege/:entryId')
   archiveEntry(
     @Scope() scope: EmployeeScope,
@@ -36,6 +46,10 @@ export class RecordsController {
   }
 
   /** The file of an archive entry (the signed Maklervollmacht as PDF), when this service stores it. */
+  @ApiOperation({
+    operationId: 'getKundenArchiveintragDokument',
+    summary: "An archive entry's document, as stored (extension)",
+  })
   @Get('archiveintraege/:entryId/dokument')
   @Header('Cache-Control', 'private, no-store')
   @Header('X-Content-Type-Options', 'nosniff')

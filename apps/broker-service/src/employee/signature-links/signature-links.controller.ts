@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { SendeUnterschriftenlinkAuftrag } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
@@ -15,17 +16,29 @@ import { SignatureLinkService } from './signature-link.service.js';
 export class SignatureLinksController {
   constructor(private readonly links: SignatureLinkService) {}
 
+  @ApiOperation({
+    operationId: 'sendUnterschrifftenlink',
+    summary: 'Sends a customer the link to sign (the order as the body of a GET)',
+  })
   @Get('unterschriftenlinks/_senden')
   sendByGet(@Scope() scope: EmployeeScope, @Body() order: SendeUnterschriftenlinkAuftrag) {
     return this.links.send(scope, customerOf(order), order);
   }
 
+  @ApiOperation({
+    operationId: 'sendUnterschrifftenlinkPost',
+    summary: 'Sends a customer the link to sign (the order as the body of a POST; extension)',
+  })
   @Post('unterschriftenlinks/_senden')
   @HttpCode(200)
   sendByPost(@Scope() scope: EmployeeScope, @Body() order: SendeUnterschriftenlinkAuftrag) {
     return this.links.send(scope, customerOf(order), order);
   }
 
+  @ApiOperation({
+    operationId: 'sendKundenUnterschrifftenlink',
+    summary: 'Sends this customer the link to sign (extension)',
+  })
   @Get(':customerId/unterschriftenlinks/_senden')
   sendForCustomerByGet(
     @Scope() scope: EmployeeScope,
@@ -35,6 +48,10 @@ export class SignatureLinksController {
     return this.links.send(scope, sameCustomer(customerId, order), order);
   }
 
+  @ApiOperation({
+    operationId: 'sendKundenUnterschrifftenlinkPost',
+    summary: 'Sends this customer the link to sign, by POST (extension)',
+  })
   @Post(':customerId/unterschriftenlinks/_senden')
   @HttpCode(200)
   sendForCustomerByPost(
