@@ -56,9 +56,10 @@ export async function uploadGdv(apiPort: number, file: string, token: string): P
     headers: { Authorization: `Bearer ${token}` },
     body: form,
   });
-  const body = (await response.json()) as { process_id?: string; message?: string };
-  if (!response.ok || !body.process_id) throw new Error(`upload refused: ${response.status} ${body.message}`);
-  return body.process_id;
+  const text = await response.text();
+  const processId = response.ok ? (JSON.parse(text) as { process_id?: string }).process_id : undefined;
+  if (!processId) throw new Error(`upload refused: ${response.status} ${text.slice(0, 500)}`);
+  return processId;
 }
 
 /** Waits until the process is `processed`; throws when it failed or took longer than 30 minutes. */

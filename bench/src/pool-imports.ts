@@ -114,6 +114,8 @@ export async function runConcurrentImports(
     });
     let running = true;
     const ended = Promise.all(outcomes).finally(() => (running = false));
+    // A failed import is reported by the await below; until then it must not count as unhandled.
+    ended.catch(() => undefined);
     const during: KindResult[][] = [];
     while (running) {
       log(`searches while importing, round ${during.length + 1} ...`);

@@ -1,3 +1,4 @@
+import { RESPONSE_SCHEMAS } from '@broker/contracts';
 import type { OpenApiDocumentSettings, OpenApiSettings } from '@broker/platform';
 
 /** The header group of area C, its error body and its path conventions, the same for both interfaces. */
@@ -18,22 +19,14 @@ const AREA_C: Pick<
     { apiId: [], otp: [] },
   ],
   serverVariables: { tenant: { default: 'demo', description: 'The tenant (broker pool) code' } },
-  schemas: {
-    Meldungen: {
-      type: 'object',
-      required: ['Meldungen'],
-      additionalProperties: false,
-      properties: {
-        Meldungen: { type: 'array', items: { type: 'string' }, description: 'One message per problem' },
-      },
-    },
-  },
+  schemas: RESPONSE_SCHEMAS,
   errors: {
     schema: 'Meldungen',
     statuses: {
       400: 'The request or its header group is invalid (every problem named)',
       403: 'The API client, its broker or the employee is blocked',
       404: 'No such object for this caller (another broker’s object included), or an unknown API id',
+      413: 'The body is larger than allowed (JSON 1 MiB; the multi-call limits)',
       503: 'Overloaded: try again after Retry-After seconds',
     },
   },

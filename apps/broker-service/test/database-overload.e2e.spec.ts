@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
@@ -104,5 +106,46 @@ describe('broker-service under overload (no search place within SEARCH_QUEUE_WAI
     }
     await get(kunde()).expect(200);
     expect(Number(await refusals())).toBe(before + 1);
+  });
+});
+
+describe('a search whose client went away gives its place back, also behind another on a pipelined connection', () => {
+  let service: EmployeeTestService;
+  let locker: Client;
+
+  beforeAll(async () => {
+    service = await startEmployeeTestService({ SEARCH_CONNECTIONS: '1', SEARCH_QUEUE_WAIT_MS: '1000' });
+    locker = new Client({ connectionString: service.database.url });
+    await locker.connect();
+  });
+  afterAll(async () => {
+    await locker?.end();
+    await service?.close();
+  });
+
+  it('admits the next search once the connection of a waiting pipelined one is gone', async () => {
+    const server = service.app.getHttpServer() as Server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE broker.customer_search IN ACCESS EXCLUSIVE MODE');
+    const { port } = server.address() as AddressInfo;
+    const headers = Object.entries(svcOtpHeaders(FIXTURE_API_CLIENTS.main))
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    const search = `GET ${service.employeePath(SEARCH)} HTTP/1.1\r\nHost: x\r\n${headers}\r\n`;
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // The first takes the only place and waits on the lock; the second waits for the place.
+    socket.write(search + search);
+    await waitFor(async () => {
+      const { rows } = await service.db.query<{ count: number }>(
+        "SELECT count(*)::int AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%search%'",
+      );
+      return rows[0].count === 1 || undefined;
+    });
+    socket.destroy();
+    await locker.query('COMMIT');
+
+    await service.call('get', service.employeePath(SEARCH)).expect(200);
   });
 });

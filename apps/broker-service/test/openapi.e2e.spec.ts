@@ -1,7 +1,8 @@
+import { createServer } from 'node:http';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { lintErrors, lintOpenApi } from '@broker/testing';
+import { lintErrors, lintOpenApi, undocumentedResponse } from '@broker/testing';
 import { BASE, BROKER_BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
 interface OpenApiOperation {
@@ -122,5 +123,66 @@ describe('OpenAPI documents of the broker and employee services', () => {
       );
       expect(operation.responses['503'].headers).toHaveProperty('Retry-After');
     }
+  });
+});
+
+describe('the check of every e2e response against the served documents (jest setupFilesAfterEnv)', () => {
+  let service: EmployeeTestService;
+  beforeAll(async () => {
+    service = await startEmployeeTestService();
+  });
+  afterAll(() => service?.close());
+
+  const url = (path: string) => `http://127.0.0.1${path}`;
+
+  it('passes a real answer and finds an unknown property, a wrong type or an undeclared status in it', async () => {
+    const path = service.employeePath(`/kunden/${service.customers.v1000Customer}`);
+    const real = await service.call('get', path).expect(200);
+    const server = service.app.getHttpServer() as object;
+    const check = (response: { status: number; body: unknown }) =>
+      undocumentedResponse(server, 'GET', url(path), { headers: real.headers, ...response });
+
+    await expect(check({ status: 200, body: real.body })).resolves.toBeUndefined();
+    await expect(check({ status: 200, body: { ...real.body, Unbekannt: 1 } })).resolves.toMatch(
+      /does not match its schema: .*must NOT have additional properties/,
+    );
+    await expect(check({ status: 200, body: { ...real.body, PerDu: 'ja' } })).resolves.toMatch(
+      /PerDu must be boolean/,
+    );
+    await expect(check({ status: 418, body: real.body })).resolves.toMatch(
+      /418, which its operation does not declare/,
+    );
+    await expect(
+      undocumentedResponse(server, 'GET', url(`${BASE}/unbekannt`), { status: 200, headers: {}, body: {} }),
+    ).resolves.toMatch(/no such operation/);
+  });
+
+  it('fails the supertest request of an undocumented response as a failed expectation would', async () => {
+    // A server whose document says GET /list answers an array of strings, and which answers numbers.
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      servers: [{ url: '/api/v1' }],
+      paths: {
+        '/list': {
+          get: {
+            responses: {
+              200: {
+                description: 'OK',
+                content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } },
+              },
+            },
+          },
+        },
+      },
+    };
+    const server = createServer((incoming, outgoing) => {
+      const body = incoming.url === '/api/v1/openapi.json' ? document : [1, 2];
+      outgoing.setHeader('Content-Type', 'application/json');
+      outgoing.end(JSON.stringify(body));
+    });
+    await expect(request(server).get('/api/v1/list').expect(200)).rejects.toThrow(
+      /Undocumented response: GET \/api\/v1\/list \(200\): the body does not match its schema/,
+    );
   });
 });

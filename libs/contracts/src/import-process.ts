@@ -21,6 +21,11 @@ export type ImportPipelineStatus = (typeof IMPORT_PIPELINE_STATUSES)[number];
 export type ImportStatus = ImportPipelineStatus | 'failed';
 export type ImportFileType = 'GDV' | 'CSV';
 
+/** Area A response of POST /api/v1/import: the id of the process started. */
+export interface ImportStarted {
+  process_id: string;
+}
+
 /** Area A response: one import process as listed by GET /api/v1/list. */
 export interface ImportProcessView {
   process_id: string;

@@ -1,5 +1,5 @@
 import { applyDecorators, type INestApplication } from '@nestjs/common';
-import { ApiQuery, DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ApiQuery, ApiResponse, DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
@@ -151,6 +151,49 @@ export function ApiQueryParameters(dto: new () => object): MethodDecorator {
         description: (property as { description?: string }).description,
       }),
     ),
+  );
+}
+
+export interface JsonAnswerOptions {
+  /** 200 unless set. */
+  status?: number;
+  /** An array of the schema. */
+  array?: boolean;
+  description?: string;
+  headers?: Record<string, HeaderObject>;
+  /** A list revalidated with Last-Modified: its headers, and 304 Not Modified for If-Modified-Since. */
+  revalidated?: boolean;
+}
+
+/** The headers of a list a client revalidates (Last-Modified, If-Modified-Since). */
+const REVALIDATION_HEADERS: Record<string, HeaderObject> = {
+  'Last-Modified': { description: 'When the list last changed (HTTP date)', schema: { type: 'string' } },
+  'Cache-Control': {
+    description: 'How long a client may use the list without asking',
+    schema: { type: 'string' },
+  },
+};
+
+/**
+ * The JSON answer of an operation, a schema component by name (`RESPONSE_SCHEMAS` of libs/contracts, generated
+ * from the types the services answer with).
+ */
+export function ApiJsonAnswer(schema: string, options: JsonAnswerOptions = {}): MethodDecorator {
+  const ref = { $ref: `#/components/schemas/${schema}` };
+  const answer = ApiResponse({
+    status: options.status ?? 200,
+    description: options.description ?? 'OK',
+    schema: options.array ? { type: 'array', items: ref } : ref,
+    headers: { ...(options.revalidated && REVALIDATION_HEADERS), ...options.headers },
+  });
+  if (!options.revalidated) return answer;
+  return applyDecorators(
+    answer,
+    ApiResponse({
+      status: 304,
+      description: 'Not Modified: the list has not changed since If-Modified-Since (no body)',
+      headers: REVALIDATION_HEADERS,
+    }),
   );
 }
 

@@ -11,3 +11,4 @@ export * from './wait.js';
 export * from './gdv-portfolio.js';
 export * from './debian-package.js';
 export * from './openapi-lint.js';
+export * from './documented-responses.js';

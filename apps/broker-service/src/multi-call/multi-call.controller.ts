@@ -24,6 +24,7 @@ const DocumentedAsMultiCall = () =>
     }),
     ApiProduces('multipart/related'),
     ApiOkResponse({
+      schema: { type: 'string', format: 'binary' },
       description:
         "One part per request part, in order, with Content-ID, X-Svc-Request-ID (the request part's Content-ID), " +
         'X-Svc-Status (e.g. "200 OK", "304 Not Modified") and the call\'s Content-Type, Content-Disposition, ' +

@@ -122,10 +122,19 @@ describe('planParts: Content-Transfer-Encoding of a part', () => {
     });
   });
 
-  it('gives a base64 part that is not base64 a problem', () => {
-    expect(planned(encoded('base64', json))).toEqual({
+  it.each([
+    ['JSON', json],
+    ['one letter', 'A'],
+    ['padding alone', '='],
+    ['a group cut short', 'eyJPcnQi=x'],
+  ])('gives a base64 part that is not base64 (%s) a problem', (_name, body) => {
+    expect(planned(encoded('base64', body))).toEqual({
       contentId: '<1>',
       problem: expect.stringContaining('not valid base64'),
     });
+  });
+
+  it('takes an empty Content-Transfer-Encoding for 7bit', () => {
+    expect(planned(encoded('', json))).toEqual({ body: json, headers: {} });
   });
 });

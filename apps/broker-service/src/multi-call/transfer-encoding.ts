@@ -2,8 +2,8 @@ import { decode as decodeQuotedPrintable } from 'libqp';
 
 /** Encodings that leave the bytes as they are (RFC 2045, section 6.2). */
 const IDENTITY = new Set(['7bit', '8bit', 'binary']);
-/** Base64 as MIME writes it: lines of the alphabet (whitespace between them ignored), padding only at the end. */
-const MIME_BASE64 = /^[A-Za-z0-9+/\s]*(={1,2}\s*)?$/;
+/** Base64 as MIME writes it, without its line breaks: the alphabet in groups of four, padding only at the end. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
  * A part's body as the caller meant it, before its Content-Transfer-Encoding (standard MIME libraries encode
@@ -14,11 +14,11 @@ export function decodedBody(
   encoding: string | undefined,
   body: Buffer,
 ): { body: Buffer } | { problem: string } {
-  const name = (encoding ?? '7bit').trim().toLowerCase();
+  const name = (encoding?.trim() || '7bit').toLowerCase();
   if (IDENTITY.has(name)) return { body };
   if (name === 'base64') {
-    const text = body.toString('latin1');
-    if (!MIME_BASE64.test(text))
+    const text = body.toString('latin1').replace(/\s+/g, '');
+    if (!BASE64.test(text))
       return { problem: 'The body of the part is not valid base64 (its Content-Transfer-Encoding)' };
     return { body: Buffer.from(text, 'base64') };
   }

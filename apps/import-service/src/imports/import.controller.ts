@@ -20,10 +20,11 @@ import {
   StartImportForm,
   type ImportProcessReport,
   type ImportProcessView,
+  type ImportStarted,
 } from '@broker/contracts';
 import { OAuthBearerGuard, principalOf } from '@broker/auth';
 import { requestIdOf } from '@broker/errors';
-import { ApiQueryParameters } from '@broker/platform';
+import { ApiJsonAnswer, ApiQueryParameters } from '@broker/platform';
 import type { StoredUpload } from '../storage/upload-storage-engine.js';
 import { KnownFormFieldsInterceptor } from './known-form-fields.interceptor.js';
 import { RemoveUploadOnErrorInterceptor } from './remove-upload-on-error.interceptor.js';
@@ -36,6 +37,7 @@ export class ImportController {
   constructor(private readonly imports: ImportService) {}
 
   @ApiOperation({ operationId: 'startImport', summary: 'Uploads a GDV or CSV file and starts its import' })
+  @ApiJsonAnswer('ImportStarted')
   @Post('import')
   @HttpCode(200)
   @UseInterceptors(FileInterceptor('file'), RemoveUploadOnErrorInterceptor, KnownFormFieldsInterceptor)
@@ -65,7 +67,7 @@ export class ImportController {
     @Req() request: Request,
     @UploadedFile() file: StoredUpload | undefined,
     @Body() form: StartImportForm,
-  ): Promise<{ process_id: string }> {
+  ): Promise<ImportStarted> {
     return this.imports.startImport(principalOf(request), file, form, requestIdOf(request));
   }
 
@@ -74,6 +76,7 @@ export class ImportController {
     operationId: 'listImports',
     summary: 'Import processes of the caller’s broker, newest first',
   })
+  @ApiJsonAnswer('ImportProcessView', { array: true })
   @Get('list')
   list(@Req() request: Request, @Query() query: ListImportsQuery): Promise<ImportProcessView[]> {
     return this.imports.list(principalOf(request), query);
@@ -84,6 +87,7 @@ export class ImportController {
     operationId: 'getImportReport',
     summary: 'The report of one import process: counts and issues',
   })
+  @ApiJsonAnswer('ImportProcessReport')
   @Get('processes/:processId/report')
   report(
     @Req() request: Request,

@@ -20,15 +20,17 @@ import { CIVIL_SERVICE_OCCUPATION_SCHEMA, SEXES, type Sex } from './private-liab
  */
 
 /**
- * One of the occupations, or null. OpenAPI 3.0 takes `nullable` only beside a `type` and a $ref takes no
- * siblings, so null is an alternative of its own (an enum of just null, as the 3.0.3 clarification describes).
+ * A schema or null. OpenAPI 3.0 takes `nullable` only beside a `type`, and a $ref takes no siblings, so null is an
+ * alternative of its own (an enum of just null, as the 3.0.3 clarification describes).
  */
-const occupation = () => ({
-  oneOf: [
-    { $ref: `#/components/schemas/${CIVIL_SERVICE_OCCUPATION_SCHEMA}` },
-    { type: 'string', nullable: true, enum: [null] },
-  ],
+const orNull = (schema: object) => ({
+  oneOf: [schema, { type: 'string', nullable: true, enum: [null] }],
 });
+
+/** A component of a class (listed in @ApiExtraModels of the class using it), or null. */
+const modelOrNull = (model: new () => object) => orNull({ $ref: getSchemaPath(model) });
+
+const occupation = () => orNull({ $ref: `#/components/schemas/${CIVIL_SERVICE_OCCUPATION_SCHEMA}` });
 
 export class MoneyAmountView {
   @ApiProperty({ description: 'Decimal amount with two decimals', example: '5.21' })
@@ -85,7 +87,7 @@ export class PolicyholderParametersView {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Epoch seconds' })
   birthdate!: number;
 
-  @ApiProperty({ enum: SEXES, nullable: true })
+  @ApiProperty({ type: 'string', enum: [...SEXES, null], nullable: true })
   sex!: Sex | null;
 
   @ApiProperty({ nullable: true, type: String })
@@ -98,11 +100,12 @@ export class PolicyholderParametersView {
   last_name!: string | null;
 }
 
+@ApiExtraModels(InsuredPartnerView)
 export class SubjectMatterParametersView {
   @ApiProperty({ type: InsuredAdultView })
   policyholder!: InsuredAdultView;
 
-  @ApiProperty({ type: InsuredPartnerView, nullable: true })
+  @ApiProperty(modelOrNull(InsuredPartnerView))
   partner!: InsuredPartnerView | null;
 
   @ApiProperty()
@@ -132,6 +135,7 @@ export class CalculationParametersView {
   desired_payment_mode!: PaymentMode;
 }
 
+@ApiExtraModels(InsuredPartnerView)
 export class ProductSubjectMatterView {
   @ApiProperty({ type: InsuredAdultView })
   policyholder!: InsuredAdultView;
@@ -139,7 +143,7 @@ export class ProductSubjectMatterView {
   @ApiProperty({ description: 'Children are co-insured' })
   children!: boolean;
 
-  @ApiProperty({ type: InsuredPartnerView, nullable: true })
+  @ApiProperty(modelOrNull(InsuredPartnerView))
   partner!: InsuredPartnerView | null;
 }
 
@@ -186,7 +190,7 @@ export class ServiceLiabilityView {
   insured!: readonly InsuredServiceLiabilityView[];
 }
 
-@ApiExtraModels(BenefitView)
+@ApiExtraModels(BenefitView, ServiceLiabilityView)
 export class ProductAttributesView {
   @ApiProperty({ enum: PRODUCT_LINES })
   product_line!: ProductLine;
@@ -207,7 +211,7 @@ export class ProductAttributesView {
   })
   benefits!: Readonly<Record<BenefitId, BenefitView>>;
 
-  @ApiProperty({ type: ServiceLiabilityView, nullable: true })
+  @ApiProperty(modelOrNull(ServiceLiabilityView))
   civil_service_liability!: ServiceLiabilityView | null;
 }
 
@@ -254,7 +258,7 @@ export class OfferPolicyholderView {
   @ApiProperty({ type: String, nullable: true })
   last_name!: string | null;
 
-  @ApiProperty({ enum: SEXES, nullable: true })
+  @ApiProperty({ type: 'string', enum: [...SEXES, null], nullable: true })
   sex!: Sex | null;
 
   @ApiProperty({ type: Object, nullable: true, description: 'Not part of this calculation: null' })

@@ -6,3 +6,4 @@ export * from './signature-link.dto.js';
 export * from './search.dto.js';
 export * from './contact-patterns.js';
 export * from './sub-broker.dto.js';
+export * from './records.dto.js';

@@ -1,19 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import type { GesellschaftView } from '@broker/contracts';
 import type { DataSource } from 'typeorm';
 import { type PreparedStatement, runPrepared } from '@broker/db';
 import { visibleBrokersCte } from '@broker/inventory';
 import type { BrokerTreeRoot } from '../../visible-broker.js';
 
-export interface CompanyItem {
-  /** The VU number. */
-  Id: string;
-  Name: string;
-}
-
 /** A broker's list of companies and when it last changed: a company joined or left it, or one was renamed. */
 export interface CompanyList {
   lastModified: Date;
-  items: CompanyItem[];
+  items: GesellschaftView[];
 }
 
 /** Prepared: planning this statement costs more than running it, and a multi-call's parts run it again and again. */
@@ -51,7 +46,7 @@ const FIND_COMPANY_LIST: PreparedStatement = {
 export class CompanyListRepository {
   /** The list of broker `brokerNumber` if it is the caller's broker or one below it; one round trip. */
   async find(db: DataSource, caller: BrokerTreeRoot, brokerNumber: string): Promise<CompanyList | undefined> {
-    const [row] = await runPrepared<{ changed: Date; items: CompanyItem[] }>(db, FIND_COMPANY_LIST, [
+    const [row] = await runPrepared<{ changed: Date; items: GesellschaftView[] }>(db, FIND_COMPANY_LIST, [
       caller.tenantId,
       caller.brokerId,
       brokerNumber,

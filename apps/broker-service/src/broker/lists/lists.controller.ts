@@ -1,4 +1,5 @@
 import { Controller, Get, Param, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiJsonAnswer } from '@broker/platform';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { HeaderGroupGuard, type SvcPrincipal } from '@broker/auth';
@@ -14,6 +15,7 @@ export class ListsController {
 
   /** getLaender: every ISO 3166-1 country, {Value: alpha-2 code, Text: German name}. */
   @ApiOperation({ operationId: 'getLaender', summary: 'Countries' })
+  @ApiJsonAnswer('EnumerationItem', { array: true, revalidated: true })
   @Get('laender')
   countries(@Req() request: Request, @Res() response: Response) {
     return sendEnumeration(request, response, 'laender');
@@ -24,6 +26,7 @@ export class ListsController {
     operationId: 'getGesellschaften',
     summary: 'The insurance companies the broker works with',
   })
+  @ApiJsonAnswer('GesellschaftView', { array: true, revalidated: true })
   @Get(':vmt/gesellschaften')
   async brokerCompanies(
     @Caller() caller: SvcPrincipal,

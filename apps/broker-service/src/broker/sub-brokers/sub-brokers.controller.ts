@@ -1,4 +1,5 @@
 import { Body, Controller, Param, Patch, UseGuards } from '@nestjs/common';
+import { ApiJsonAnswer } from '@broker/platform';
 import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard, type SvcPrincipal } from '@broker/auth';
 import { UntervermittlerdatensatzInput } from '@broker/contracts';
@@ -15,6 +16,7 @@ export class SubBrokersController {
     operationId: 'updateUntervermittler',
     summary: 'Updates a sub-broker; Uebervermittler moves it in the hierarchy',
   })
+  @ApiJsonAnswer('UntervermittlerView')
   @Patch(':vmt')
   update(
     @Caller() caller: SvcPrincipal,

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { ApiJsonAnswer } from '@broker/platform';
 import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { AdresseInput } from '@broker/contracts';
@@ -12,12 +13,14 @@ export class AddressesController {
   constructor(private readonly addresses: AddressService) {}
 
   @ApiOperation({ operationId: 'getKundenAdressen', summary: "The customer's addresses" })
+  @ApiJsonAnswer('AdresseView', { array: true })
   @Get()
   list(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.addresses.list(scope, customerId);
   }
 
   @ApiOperation({ operationId: 'addKundenAdresse', summary: 'Adds an address (not the main residence)' })
+  @ApiJsonAnswer('AdresseView')
   @Post()
   @HttpCode(200)
   add(
@@ -29,6 +32,7 @@ export class AddressesController {
   }
 
   @ApiOperation({ operationId: 'getKundenAdresse', summary: 'One address (extension)' })
+  @ApiJsonAnswer('AdresseView')
   @Get(':addressId')
   get(
     @Scope() scope: EmployeeScope,
@@ -39,6 +43,7 @@ export class AddressesController {
   }
 
   @ApiOperation({ operationId: 'setKundenAdresse', summary: 'Replaces an address' })
+  @ApiJsonAnswer('AdresseView')
   @Put(':addressId')
   set(
     @Scope() scope: EmployeeScope,

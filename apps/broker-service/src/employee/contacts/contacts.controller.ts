@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { ApiJsonAnswer } from '@broker/platform';
 import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { KontaktdatensatzInput, KontaktdatensatzUpdate } from '@broker/contracts';
@@ -12,12 +13,14 @@ export class ContactsController {
   constructor(private readonly contacts: ContactService) {}
 
   @ApiOperation({ operationId: 'getKundenKontaktdaten', summary: "The customer's contact entries" })
+  @ApiJsonAnswer('KontaktdatensatzView', { array: true })
   @Get()
   list(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.contacts.list(scope, customerId);
   }
 
   @ApiOperation({ operationId: 'addKundenKontaktdatensatz', summary: 'Adds a contact entry' })
+  @ApiJsonAnswer('KontaktdatensatzView')
   @Post()
   @HttpCode(200)
   add(
@@ -29,6 +32,7 @@ export class ContactsController {
   }
 
   @ApiOperation({ operationId: 'getKundenKontaktdatensatz', summary: 'One contact entry (extension)' })
+  @ApiJsonAnswer('KontaktdatensatzView')
   @Get(':contactId')
   get(
     @Scope() scope: EmployeeScope,
@@ -42,6 +46,7 @@ export class ContactsController {
     operationId: 'setKundenKontaktdatensatz',
     summary: 'Updates a contact entry (Value and Standard)',
   })
+  @ApiJsonAnswer('KontaktdatensatzView')
   @Put(':contactId')
   set(
     @Scope() scope: EmployeeScope,

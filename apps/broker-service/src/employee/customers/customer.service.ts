@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { KontaktdatensatzInput, KundeInput, KundeView } from '@broker/contracts';
+import type { KontaktdatensatzInput, KundeAngelegt, KundeInput, KundeView } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
 import { CustomerMessages } from '../../notifications/customer-messages.js';
 import { MessageDelivery } from '../../notifications/delivery.js';
@@ -31,7 +31,7 @@ export class CustomerService {
     private readonly delivery: MessageDelivery,
   ) {}
 
-  async add(scope: EmployeeScope, input: KundeInput): Promise<{ Id: string; Benutzername: string }> {
+  async add(scope: EmployeeScope, input: KundeInput): Promise<KundeAngelegt> {
     const fields = applyKundeInput(input, undefined, scope.zone);
     const contacts = input.Kontaktdaten ?? [];
     checkStandards(contacts);

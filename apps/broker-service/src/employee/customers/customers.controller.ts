@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { ApiJsonAnswer } from '@broker/platform';
 import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { KundeInput } from '@broker/contracts';
@@ -13,6 +14,7 @@ export class CustomersController {
 
   /** addKunde: answers only Id and Benutzername (spec). */
   @ApiOperation({ operationId: 'addKunde', summary: 'Creates a customer of the employee’s broker' })
+  @ApiJsonAnswer('KundeAngelegt')
   @Post()
   @HttpCode(200)
   add(@Scope() scope: EmployeeScope, @Body() input: KundeInput) {
@@ -20,12 +22,14 @@ export class CustomersController {
   }
 
   @ApiOperation({ operationId: 'getKunde', summary: 'One customer' })
+  @ApiJsonAnswer('KundeView')
   @Get(':customerId')
   get(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.customers.get(scope, customerId);
   }
 
   @ApiOperation({ operationId: 'setKunde', summary: 'Replaces a customer’s data' })
+  @ApiJsonAnswer('KundeView')
   @Put(':customerId')
   set(
     @Scope() scope: EmployeeScope,

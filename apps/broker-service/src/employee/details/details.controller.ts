@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Param, Put, UseGuards } from '@nestjs/common';
+import { ApiJsonAnswer } from '@broker/platform';
 import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { KundendetailInput } from '@broker/contracts';
@@ -16,6 +17,7 @@ export class DetailsController {
     operationId: 'getVermittlerKundenDetails',
     summary: 'The customer details the broker defines',
   })
+  @ApiJsonAnswer('KundendetailDefinitionView', { array: true })
   @Get('details')
   definitions(@Scope() scope: EmployeeScope) {
     return this.details.definitions(scope);
@@ -25,18 +27,21 @@ export class DetailsController {
     operationId: 'getVermittlerKundenDetail',
     summary: 'One customer detail the broker defines',
   })
+  @ApiJsonAnswer('KundendetailDefinitionView', { array: true })
   @Get('details/:detailId')
   definition(@Scope() scope: EmployeeScope, @Param('detailId', ParseDetailIdPipe) detailId: string) {
     return this.details.definition(scope, detailId);
   }
 
   @ApiOperation({ operationId: 'getKundenDetails', summary: "The customer's details" })
+  @ApiJsonAnswer('KundendetailView', { array: true })
   @Get(':customerId/details')
   values(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.details.values(scope, customerId);
   }
 
   @ApiOperation({ operationId: 'getKundenDetail', summary: "One of the customer's details" })
+  @ApiJsonAnswer('KundendetailView')
   @Get(':customerId/details/:detailId')
   value(
     @Scope() scope: EmployeeScope,
@@ -50,6 +55,7 @@ export class DetailsController {
     operationId: 'setKundenDetail',
     summary: 'Creates or updates one of the customer’s details',
   })
+  @ApiJsonAnswer('KundendetailView')
   @Put(':customerId/details/:detailId')
   set(
     @Scope() scope: EmployeeScope,

@@ -1,4 +1,5 @@
 import { Controller, Get, Header, Param, StreamableFile, UseGuards } from '@nestjs/common';
+import { ApiJsonAnswer } from '@broker/platform';
 import { ApiOperation, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
@@ -11,6 +12,7 @@ export class RecordsController {
   constructor(private readonly records: RecordsService) {}
 
   @ApiOperation({ operationId: 'getKundenVertraege', summary: "The customer's contracts" })
+  @ApiJsonAnswer('VertragView', { array: true })
   @Get('vertraege')
   contracts(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.records.contracts(scope, customerId);
@@ -21,12 +23,14 @@ export class RecordsController {
     operationId: 'getKundenDokumente',
     summary: "The customer's documents (archive entries with a document)",
   })
+  @ApiJsonAnswer('ArchiveintragView', { array: true })
   @Get('dokumente')
   documents(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.records.archiveEntries(scope, customerId, true);
   }
 
   @ApiOperation({ operationId: 'getKundenArchiveintraege', summary: "The customer's archive entries" })
+  @ApiJsonAnswer('ArchiveintragView', { array: true })
   @Get('archiveintraege')
   archiveEntries(@Scope() scope: EmployeeScope, @Param('customerId', ParseIdPipe) customerId: string) {
     return this.records.archiveEntries(scope, customerId, false);
@@ -36,6 +40,7 @@ export class RecordsController {
     operationId: 'getKundenArchiveintrag',
     summary: 'One archive entry of the customer (extension)',
   })
+  @ApiJsonAnswer('ArchiveintragView')
   @Get('archiveintraege/:entryId')
   archiveEntry(
     @Scope() scope: EmployeeScope,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { ArchiveintragView, VertragView } from '@broker/contracts';
 import { formatDateTime } from '@broker/datetime';
 import { DomainError } from '@broker/errors';
 import type { EmployeeScope } from '../employee-scope.js';
@@ -58,7 +59,7 @@ export class RecordsService {
   }
 }
 
-function contractView(contract: ContractRecord) {
+function contractView(contract: ContractRecord): VertragView {
   return {
     Id: contract.id,
     Vertragsnummer: contract.policyNumber,
@@ -76,7 +77,11 @@ function contractView(contract: ContractRecord) {
   };
 }
 
-function archiveEntryView(scope: EmployeeScope, customerId: string, entry: ArchiveEntryRecord) {
+function archiveEntryView(
+  scope: EmployeeScope,
+  customerId: string,
+  entry: ArchiveEntryRecord,
+): ArchiveintragView {
   const uri = customerPath(scope, customerId, 'archiveintraege', entry.id);
   return {
     Uri: uri,

@@ -7,6 +7,29 @@ import { AdmissionGate, type AdmissionSettings } from '@broker/platform';
 export const SEARCH_ADMISSION = Symbol('SEARCH_ADMISSION');
 
 /**
+ * Calls `done` once, on the first of: the answer finished or closed, the connection closed (a response queued
+ * behind another on a pipelined connection emits neither 'close' nor 'finish' when the client goes away; its socket
+ * does). Not the request's 'close': a request whose body was read closes before it is answered. Returns what stops
+ * watching without calling `done`.
+ */
+function onceOver(request: Request, response: Response, done: () => void): () => void {
+  const targets = [
+    [response, 'close'],
+    [response, 'finish'],
+    [request.socket, 'close'],
+  ] as const;
+  const stop = () => {
+    for (const [target, event] of targets) target?.off(event, over);
+  };
+  const over = () => {
+    stop();
+    done();
+  };
+  for (const [target, event] of targets) target?.once(event, over);
+  return stop;
+}
+
+/**
  * Searches in progress per process, taken before any of a search's work (signature, nonce, API client, query):
  * at most as many as the search pool has connections; further searches wait in arrival order within a bounded
  * wait, then are refused with 503 and Retry-After. A burst of searches then costs the process no more than the
@@ -21,19 +44,19 @@ export class SearchAdmission implements NestMiddleware {
     this.gate = new AdmissionGate(settings);
   }
 
-  async use(_request: Request, response: Response, next: NextFunction): Promise<void> {
+  async use(request: Request, response: Response, next: NextFunction): Promise<void> {
+    // Not request.destroyed: a request whose body was read is, with its answer still to come.
+    if (response.destroyed || request.socket?.destroyed) return;
     const gone = new AbortController();
-    const leave = () => gone.abort();
-    response.once('close', leave);
+    const stopWatching = onceOver(request, response, () => gone.abort());
     const release = await this.gate.enter(gone.signal);
-    response.off('close', leave);
     if (gone.signal.aborted) {
       release?.();
       return;
     }
+    stopWatching();
     if (!release) throw overloaded();
-    // 'close' follows the end of the answer as well as a caller that went away.
-    response.once('close', release);
+    onceOver(request, response, release);
     next();
   }
 }

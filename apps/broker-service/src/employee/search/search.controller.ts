@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiQueryParameters } from '@broker/platform';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiJsonAnswer, ApiQueryParameters } from '@broker/platform';
 import type { Response } from 'express';
 import { HeaderGroupGuard } from '@broker/auth';
 import { type KundenSuchErgebnis, SearchKundenParams, SearchQuery } from '@broker/contracts';
@@ -12,7 +12,8 @@ export const TOTAL_HEADER = 'X-Svc-Total';
 
 /** The answer's description: the page of hits, with the total of all hits in X-Svc-Total. */
 const HitsPage = () =>
-  ApiOkResponse({
+  ApiJsonAnswer('KundenSuchErgebnis', {
+    array: true,
     description: 'The page of hits, best first',
     headers: {
       [TOTAL_HEADER]: {

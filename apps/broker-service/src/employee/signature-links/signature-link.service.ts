@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { SendeUnterschriftenlinkAuftrag } from '@broker/contracts';
+import type { Meldungen, SendeUnterschriftenlinkAuftrag } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
 import { CustomerMessages } from '../../notifications/customer-messages.js';
 import { MessageDelivery } from '../../notifications/delivery.js';
@@ -26,7 +26,11 @@ export class SignatureLinkService {
     private readonly delivery: MessageDelivery,
   ) {}
 
-  async send(scope: EmployeeScope, customerId: string, order: SendeUnterschriftenlinkAuftrag) {
+  async send(
+    scope: EmployeeScope,
+    customerId: string,
+    order: SendeUnterschriftenlinkAuftrag,
+  ): Promise<Meldungen> {
     const channel = order.Kommunikationsweg;
     const sent = await this.db.transaction(async (tx) => {
       await assertVisibleCustomer(tx, scope, customerId, true);

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiJsonAnswer } from '@broker/platform';
 import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { SendeUnterschriftenlinkAuftrag } from '@broker/contracts';
@@ -20,6 +21,7 @@ export class SignatureLinksController {
     operationId: 'sendUnterschrifftenlink',
     summary: 'Sends a customer the link to sign (the order as the body of a GET)',
   })
+  @ApiJsonAnswer('Meldungen')
   @Get('unterschriftenlinks/_senden')
   sendByGet(@Scope() scope: EmployeeScope, @Body() order: SendeUnterschriftenlinkAuftrag) {
     return this.links.send(scope, customerOf(order), order);
@@ -29,6 +31,7 @@ export class SignatureLinksController {
     operationId: 'sendUnterschrifftenlinkPost',
     summary: 'Sends a customer the link to sign (the order as the body of a POST; extension)',
   })
+  @ApiJsonAnswer('Meldungen')
   @Post('unterschriftenlinks/_senden')
   @HttpCode(200)
   sendByPost(@Scope() scope: EmployeeScope, @Body() order: SendeUnterschriftenlinkAuftrag) {
@@ -39,6 +42,7 @@ export class SignatureLinksController {
     operationId: 'sendKundenUnterschrifftenlink',
     summary: 'Sends this customer the link to sign (extension)',
   })
+  @ApiJsonAnswer('Meldungen')
   @Get(':customerId/unterschriftenlinks/_senden')
   sendForCustomerByGet(
     @Scope() scope: EmployeeScope,
@@ -52,6 +56,7 @@ export class SignatureLinksController {
     operationId: 'sendKundenUnterschrifftenlinkPost',
     summary: 'Sends this customer the link to sign, by POST (extension)',
   })
+  @ApiJsonAnswer('Meldungen')
   @Post(':customerId/unterschriftenlinks/_senden')
   @HttpCode(200)
   sendForCustomerByPost(

@@ -1,0 +1,176 @@
+import type { Server } from 'node:http';
+import Ajv, { type ValidateFunction } from 'ajv';
+import request from 'supertest';
+
+/**
+ * Every response an e2e test receives through supertest is checked against the operation of the OpenAPI document
+ * the service serves for it: its status must be declared, a JSON body must satisfy the declared schema (unknown
+ * properties refused, as the schemas say), any other body must have a declared content type. A response the
+ * document does not describe fails the request as a failed expectation would. Paths outside every document (health,
+ * metrics, the signing page) are not checked; an unknown path may only answer 404.
+ */
+
+interface Operation {
+  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+
+interface OpenApiDocument {
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, object> };
+}
+
+/** A served document with what is needed to match and check responses against it. */
+interface DocumentCheck {
+  document: OpenApiDocument;
+  /** The server base paths as patterns, `{tenant}` any segment. */
+  bases: RegExp[];
+  ajv: Ajv;
+  validators: Map<object, ValidateFunction>;
+}
+
+/** Where each interface serves its document, by the paths it covers (area C's interfaces under any tenant). */
+const DOCUMENTS: { covers: RegExp; at: (path: string) => string }[] = [
+  {
+    covers: /^\/service\/([^/]+)\/(employee|broker)\/(v1|1\.0)\/rest(\/|$)/,
+    at: (path) =>
+      path.replace(/^(\/service\/[^/]+\/(?:employee|broker))\/(v1|1\.0)\/rest.*$/, '$1/v1/rest/openapi.json'),
+  },
+  { covers: /^\/api\/v1\/(import|list|processes)(\/|$)/, at: () => '/api/v1/openapi.json' },
+  { covers: /^\/api\/(login|v1\/calculate)(\/|$)/, at: () => '/api/doc/v1/swagger.json' },
+];
+
+const documents = new WeakMap<object, Map<string, Promise<DocumentCheck | undefined>>>();
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A path template (`/{ma}/kunden/{customerId}`) as a pattern of its segments; `end` '' matches a prefix. */
+const pattern = (template: string, end = '$') =>
+  new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map(escaped)
+      .join('[^/]+')}${end}`,
+  );
+
+async function documentOf(app: object, documentPath: string): Promise<DocumentCheck | undefined> {
+  const byPath = documents.get(app) ?? new Map<string, Promise<DocumentCheck | undefined>>();
+  documents.set(app, byPath);
+  let check = byPath.get(documentPath);
+  if (!check) {
+    check = fetchDocument(app, documentPath);
+    byPath.set(documentPath, check);
+  }
+  return check;
+}
+
+async function fetchDocument(app: object, documentPath: string): Promise<DocumentCheck | undefined> {
+  const response = await unchecked(request(app as Server).get(documentPath));
+  if (response.status !== 200) return undefined;
+  const document = response.body as OpenApiDocument;
+  return {
+    document,
+    bases: (document.servers ?? [{ url: '' }]).map((server) =>
+      pattern(server.url.replace(/\/$/, ''), '(?=/|$)'),
+    ),
+    ajv: new Ajv({ strict: false, allErrors: true, validateFormats: false }),
+    validators: new Map(),
+  };
+}
+
+/**
+ * What is wrong with the response to `method url` of `app` (the server supertest was given), or undefined when
+ * the served document describes it or covers no such path.
+ */
+export async function undocumentedResponse(
+  app: object,
+  method: string,
+  url: string,
+  response: Pick<request.Response, 'status' | 'headers' | 'body'>,
+): Promise<string | undefined> {
+  const path = new URL(url, 'http://localhost').pathname;
+  const covering = DOCUMENTS.find((entry) => entry.covers.test(path));
+  if (!covering || path.endsWith('/openapi.json')) return undefined;
+  const check = await documentOf(app, covering.at(path));
+  if (!check) return undefined;
+  const relative = relativePath(check, path);
+  const operation = Object.entries(check.document.paths).find(([template]) =>
+    pattern(template).test(relative ?? ''),
+  )?.[1]?.[method.toLowerCase()];
+  if (!operation)
+    return response.status === 404 || response.status === 405
+      ? undefined
+      : `${method} ${path} answered ${response.status}, but the document has no such operation`;
+  const declared = operation.responses[String(response.status)] ?? operation.responses.default;
+  if (!declared) return `${method} ${path} answered ${response.status}, which its operation does not declare`;
+  return bodyProblem(check, declared, response, `${method} ${path} (${response.status})`);
+}
+
+function relativePath(check: DocumentCheck, path: string): string | undefined {
+  for (const base of check.bases) {
+    const match = base.exec(path);
+    if (match) return path.slice(match[0].length) || '/';
+  }
+  return undefined;
+}
+
+function bodyProblem(
+  check: DocumentCheck,
+  declared: Operation['responses'][string],
+  response: Pick<request.Response, 'headers' | 'body'>,
+  what: string,
+): string | undefined {
+  const contentType =
+    String(response.headers['content-type'] ?? '')
+      .split(';')[0]
+      ?.trim() ?? '';
+  const content = declared.content ?? {};
+  if (!contentType) return undefined;
+  if (!(contentType in content)) return `${what}: Content-Type ${contentType} is not declared`;
+  const schema = content[contentType]?.schema;
+  if (contentType !== 'application/json' || !schema) return undefined;
+  let validate = check.validators.get(schema);
+  if (!validate) {
+    // The schema's references point into the document's components.
+    validate = check.ajv.compile({ components: check.document.components, allOf: [schema] });
+    check.validators.set(schema, validate);
+  }
+  const body: unknown = Buffer.isBuffer(response.body)
+    ? JSON.parse(response.body.toString('utf8'))
+    : response.body;
+  if (validate(body)) return undefined;
+  return `${what}: the body does not match its schema: ${check.ajv.errorsText(validate.errors)}`;
+}
+
+const UNCHECKED = Symbol('unchecked');
+
+/** A request whose response is not checked (the checker's own requests for documents). */
+function unchecked(test: request.Test): request.Test {
+  return Object.assign(test, { [UNCHECKED]: true });
+}
+
+type Callback = (error: Error | null, res: request.Response | undefined) => void;
+type Assert = (resError: Error | null, res: request.Response | undefined, fn: Callback) => void;
+interface SentTest {
+  app: object;
+  method: string;
+  url: string;
+  [UNCHECKED]?: boolean;
+}
+
+/** Installs the check on every supertest request of the test file (a jest setupFilesAfterEnv module calls it). */
+export function checkResponsesAgainstDocuments(): void {
+  const prototype = request.Test.prototype as unknown as { assert: Assert };
+  const original = prototype.assert;
+  prototype.assert = function (this: SentTest, resError, res, fn) {
+    // A response with a 4xx or 5xx status comes with a resError too; only no response at all is skipped.
+    if (!res || this[UNCHECKED]) return original.call(this, resError, res, fn);
+    undocumentedResponse(this.app, this.method, this.url, res).then(
+      (problem) =>
+        problem
+          ? fn(new Error(`Undocumented response: ${problem}`), res)
+          : original.call(this, resError, res, fn),
+      (error: unknown) => fn(error instanceof Error ? error : new Error(String(error)), res),
+    );
+  };
+}
