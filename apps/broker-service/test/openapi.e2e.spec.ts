@@ -117,6 +117,11 @@ describe('OpenAPI documents of the broker and employee services', () => {
       expect.arrayContaining(['path:ma', 'query:q', 'query:from', 'query:size']),
     );
     expect(search.responses['200'].headers).toHaveProperty('X-Svc-Total');
+    const query = Object.fromEntries(
+      (search.parameters ?? []).map((parameter) => [parameter.name, parameter as { schema?: object }]),
+    );
+    expect(query.q?.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+    expect(query.size?.schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 200, default: 50 });
     for (const operation of operations) {
       expect(Object.keys(operation.responses)).toEqual(
         expect.arrayContaining(['400', '403', '404', '500', '503']),

@@ -8,6 +8,7 @@ import {
   type ValidationArguments,
   ValidateBy,
 } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import type { AdresseView } from './address.dto.js';
 import type { PersonType } from './customer.dto.js';
 
@@ -66,19 +67,42 @@ function IsText(maxLength: number): PropertyDecorator {
   });
 }
 
-/** The query string of searchKunden: `?q=<text>&from=<int>&size=<int>`. */
+/**
+ * The query string of searchKunden: `?q=<text>&from=<int>&size=<int>`. The @JSONSchema decorators describe the
+ * checks above, whose custom form the OpenAPI generator cannot read, from the same limits.
+ */
 export class SearchKundenParams {
   @IsText(SEARCH_MAX_QUERY_LENGTH)
+  @JSONSchema({
+    type: 'string',
+    minLength: 1,
+    maxLength: SEARCH_MAX_QUERY_LENGTH,
+    description: `The search text: words or their beginnings, e-mail, phone, customer id or postal code; at most ${SEARCH_MAX_TERMS} terms`,
+  })
   q!: string;
 
   @IsOptional()
   @Transform(integer)
   @IsWholeNumberWithin(0, SEARCH_MAX_FROM)
+  @JSONSchema({
+    type: 'integer',
+    minimum: 0,
+    maximum: SEARCH_MAX_FROM,
+    default: 0,
+    description: 'Hits to skip',
+  })
   from: number = 0;
 
   @IsOptional()
   @Transform(integer)
   @IsWholeNumberWithin(0, SEARCH_MAX_SIZE)
+  @JSONSchema({
+    type: 'integer',
+    minimum: 0,
+    maximum: SEARCH_MAX_SIZE,
+    default: SEARCH_DEFAULT_SIZE,
+    description: 'Hits per page',
+  })
   size: number = SEARCH_DEFAULT_SIZE;
 }
 
