@@ -1,5 +1,9 @@
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { FIXTURE_API_CLIENTS, svcOtpHeaders } from './employee-fixture.js';
@@ -7,6 +11,7 @@ import { type EmployeeTestService, startEmployeeTestService } from './employee-s
 import { answerParts, asBuffer } from './multipart.js';
 
 const README = readFileSync(path.join(__dirname, '../README.md'), 'utf8');
+const ROOT_README = readFileSync(path.join(__dirname, '../../../README.md'), 'utf8');
 
 /** The HTTP request of the README's fenced block right below `heading`: request line, headers, body. */
 function readmeRequest(heading: string) {
@@ -23,7 +28,7 @@ function readmeRequest(heading: string) {
   return { method, target, headers, body: `${body.join('\n\n')}\n`.replaceAll('\n', '\r\n') };
 }
 
-describe('the examples of the broker service README, sent as written', () => {
+describe('the examples of the READMEs that call the broker service, sent as written', () => {
   let service: EmployeeTestService;
   beforeAll(async () => {
     service = await startEmployeeTestService();
@@ -50,4 +55,35 @@ describe('the examples of the broker service README, sent as written', () => {
     );
     expect(rows[0].city).toBe('Bremen');
   });
+
+  // The example's tools; a machine without them (the Quick start needs only Node) skips this one.
+  const shellTools = ['bash', 'curl', 'openssl', 'sha1sum'].every(
+    (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0,
+  );
+
+  (shellTools ? it : it.skip)(
+    'README: the signed request from a shell (bash, openssl, sha1sum, curl; host and API client the test’s)',
+    async () => {
+      const script = /\n```sh\n(nonce=[\s\S]*?)\n```\n/.exec(ROOT_README)?.[1];
+      if (!script) throw new Error('no shell example in the README');
+      const server = service.app.getHttpServer() as Server;
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const { main } = FIXTURE_API_CLIENTS;
+        const ours = script
+          .replaceAll('http://localhost:3003', `http://127.0.0.1:${port}`)
+          .replaceAll('demo-api-key', main.apiKey)
+          .replaceAll('demo-api', main.apiId);
+        const { stdout } = await promisify(execFile)('bash', [
+          '-c',
+          `set -euo pipefail\n${ours.replace('curl ', 'curl -sS --fail ')}`,
+        ]);
+        // curl --fail: a refused signature (any 4xx) fails the script.
+        expect(Array.isArray(JSON.parse(stdout))).toBe(true);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
 });
