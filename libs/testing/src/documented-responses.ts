@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { parseMultipart } from '@remix-run/multipart-parser/node';
 import Ajv, { type ValidateFunction } from 'ajv';
 import request from 'supertest';
 
@@ -155,7 +156,57 @@ interface SentTest {
   app: object;
   method: string;
   url: string;
+  /** What send() was given, and the request headers (lower-case names). */
+  _data?: unknown;
+  _header?: Record<string, string>;
   [UNCHECKED]?: boolean;
+}
+
+const boundaryOf = (contentType: string | undefined) => /boundary="?([^";]+)"?/.exec(contentType ?? '')?.[1];
+
+/** The parts of a multipart body, a preamble before the first boundary left out (RFC 2046 allows one). */
+function partsOf(body: unknown, boundary: string) {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : '');
+  const start = Math.max(0, bytes.indexOf(`--${boundary}`));
+  return [...parseMultipart(bytes.subarray(start), { boundary })].map((part) => ({
+    headers: { ...part.headers },
+    bytes: Buffer.from(part.bytes),
+  }));
+}
+
+/**
+ * The answer parts of a multi-call, each checked as the single call its request part named. A part refused before
+ * it became a call (a malformed part, answered 400) names no documented operation and is left out.
+ */
+async function multiCallProblem(test: SentTest, res: request.Response): Promise<string | undefined> {
+  const answerBoundary = boundaryOf(res.headers['content-type']);
+  const requestBoundary = boundaryOf(test._header?.['content-type']);
+  if (!answerBoundary || !requestBoundary || !Buffer.isBuffer(res.body) || test._data === undefined)
+    return undefined;
+  const calls = new Map(
+    partsOf(test._data, requestBoundary).map((part) => [part.headers['content-id'], part.headers]),
+  );
+  const base = new URL(test.url, 'http://localhost').pathname.replace(/\/$/, '');
+  for (const answer of partsOf(res.body, answerBoundary)) {
+    const call = calls.get(answer.headers['x-svc-request-id']);
+    const method = call?.['x-svc-method']?.toUpperCase();
+    const path = call?.['x-svc-path'];
+    const status = Number(answer.headers['x-svc-status']?.split(' ')[0]);
+    if (!method || !path) continue;
+    const contentType = answer.headers['content-type'] ?? '';
+    const body: unknown = contentType.startsWith('application/json')
+      ? JSON.parse(answer.bytes.toString('utf8'))
+      : answer.bytes;
+    const url = path.startsWith('/service/') ? path : `${base}${path}`;
+    const problem = await undocumentedResponse(test.app, method, url, {
+      status,
+      headers: { 'content-type': contentType },
+      body,
+    });
+    if (problem && !(status === 400 && problem.includes('no such operation')))
+      return `multi-call part: ${problem}`;
+  }
+  return undefined;
 }
 
 /** Installs the check on every supertest request of the test file (a jest setupFilesAfterEnv module calls it). */
@@ -165,7 +216,12 @@ export function checkResponsesAgainstDocuments(): void {
   prototype.assert = function (this: SentTest, resError, res, fn) {
     // A response with a 4xx or 5xx status comes with a resError too; only no response at all is skipped.
     if (!res || this[UNCHECKED]) return original.call(this, resError, res, fn);
-    undocumentedResponse(this.app, this.method, this.url, res).then(
+    const problems = async () =>
+      (await undocumentedResponse(this.app, this.method, this.url, res)) ??
+      (String(res.headers['content-type']).startsWith('multipart/related')
+        ? multiCallProblem(this, res)
+        : undefined);
+    problems().then(
       (problem) =>
         problem
           ? fn(new Error(`Undocumented response: ${problem}`), res)
