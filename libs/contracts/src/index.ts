@@ -4,3 +4,4 @@ export * from './area-c/index.js';
 export * from './area-b/index.js';
 export * from './api-error.dto.js';
 export * from './response-schemas.js';
+export * from './openapi-null.js';

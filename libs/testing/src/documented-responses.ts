@@ -26,6 +26,8 @@ interface DocumentCheck {
   document: OpenApiDocument;
   /** The server base paths as patterns, `{tenant}` any segment. */
   bases: RegExp[];
+  /** The document's paths, each as the pattern of its template. */
+  paths: { pattern: RegExp; item: Record<string, Operation> }[];
   ajv: Ajv;
   validators: Map<object, ValidateFunction>;
 }
@@ -45,7 +47,7 @@ const documents = new WeakMap<object, Map<string, Promise<DocumentCheck | undefi
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A path template (`/{ma}/kunden/{customerId}`) as a pattern of its segments; `end` '' matches a prefix. */
+/** A path template (`/{ma}/kunden/{customerId}`) as a pattern of its segments, ending with `end`. */
 const pattern = (template: string, end = '$') =>
   new RegExp(
     `^${template
@@ -74,6 +76,7 @@ async function fetchDocument(app: object, documentPath: string): Promise<Documen
     bases: (document.servers ?? [{ url: '' }]).map((server) =>
       pattern(server.url.replace(/\/$/, ''), '(?=/|$)'),
     ),
+    paths: Object.entries(document.paths).map(([template, item]) => ({ pattern: pattern(template), item })),
     ajv: new Ajv({ strict: false, allErrors: true, validateFormats: false }),
     validators: new Map(),
   };
@@ -95,9 +98,9 @@ export async function undocumentedResponse(
   const check = await documentOf(app, covering.at(path));
   if (!check) return undefined;
   const relative = relativePath(check, path);
-  const operation = Object.entries(check.document.paths).find(([template]) =>
-    pattern(template).test(relative ?? ''),
-  )?.[1]?.[method.toLowerCase()];
+  const operation = check.paths.find((entry) => entry.pattern.test(relative ?? ''))?.item[
+    method.toLowerCase()
+  ];
   if (!operation)
     return response.status === 404 || response.status === 405
       ? undefined

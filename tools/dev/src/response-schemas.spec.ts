@@ -1,11 +1,21 @@
 import 'reflect-metadata';
 import { RESPONSE_SCHEMAS } from '@broker/contracts';
-import { generateResponseSchemas, responseSchemasSource, toOpenApi30 } from './response-schemas.js';
+import { readFileSync } from 'node:fs';
+import {
+  generateResponseSchemas,
+  RESPONSE_SCHEMAS_FILE,
+  responseSchemasSource,
+  toOpenApi30,
+} from './response-schemas.js';
 
 describe('response schemas of the OpenAPI documents', () => {
   it('are what the response types of libs/contracts give today (else run pnpm openapi:schemas)', () => {
     expect(RESPONSE_SCHEMAS).toEqual(generateResponseSchemas());
     expect(responseSchemasSource(RESPONSE_SCHEMAS)).toContain('export const RESPONSE_SCHEMAS');
+    // Byte for byte, so a hand edit of the generated file fails too.
+    expect(readFileSync(RESPONSE_SCHEMAS_FILE, 'utf8')).toBe(
+      responseSchemasSource(generateResponseSchemas()),
+    );
   });
 
   it('speak OpenAPI 3.0: no type null, no const, references into the components', () => {

@@ -1,6 +1,8 @@
+import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createGenerator, type Definition } from 'ts-json-schema-generator';
+import { NULL_ALTERNATIVE } from '@broker/contracts';
 import { findWorkspaceRoot } from '@broker/local-services';
 
 /**
@@ -38,9 +40,6 @@ type Schema = Record<string, unknown>;
 
 /** `#/definitions/X` of JSON Schema is `#/components/schemas/X` in an OpenAPI document. */
 const componentRef = (ref: string) => ref.replace('#/definitions/', '#/components/schemas/');
-
-/** The null alternative of a union: OpenAPI 3.0 has no type null; an enum of just null, nullable. */
-const NULL_ALTERNATIVE = { type: 'string', nullable: true, enum: [null] };
 
 const isNull = (schema: unknown) => (schema as Schema | undefined)?.type === 'null';
 

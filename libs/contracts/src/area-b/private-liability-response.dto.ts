@@ -11,6 +11,7 @@ import {
   PRODUCT_LINES,
   type ProductLine,
 } from '@broker/tariff-engine';
+import { NULL_ALTERNATIVE } from '../openapi-null.js';
 import { CIVIL_SERVICE_OCCUPATION_SCHEMA, SEXES, type Sex } from './private-liability-request.dto.js';
 
 /*
@@ -19,13 +20,8 @@ import { CIVIL_SERVICE_OCCUPATION_SCHEMA, SEXES, type Sex } from './private-liab
  * these shapes.
  */
 
-/**
- * A schema or null. OpenAPI 3.0 takes `nullable` only beside a `type`, and a $ref takes no siblings, so null is an
- * alternative of its own (an enum of just null, as the 3.0.3 clarification describes).
- */
-const orNull = (schema: object) => ({
-  oneOf: [schema, { type: 'string', nullable: true, enum: [null] }],
-});
+/** A schema or null (OpenAPI 3.0: null as an alternative of its own). */
+const orNull = (schema: object) => ({ oneOf: [schema, NULL_ALTERNATIVE] });
 
 /** A component of a class (listed in @ApiExtraModels of the class using it), or null. */
 const modelOrNull = (model: new () => object) => orNull({ $ref: getSchemaPath(model) });
