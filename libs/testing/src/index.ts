@@ -4,6 +4,7 @@ export * from './test-redis.js';
 export * from './error-probe.js';
 export * from './error-shape-suite.js';
 export * from './database-overload.js';
+export * from './oidc-authorization-server.js';
 export * from './test-authorization-server.js';
 export * from './test-import-environment.js';
 export * from './inventory-fixture.js';

@@ -1,33 +1,22 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import {
-  createWriteStream,
-  mkdtempSync,
-  openAsBlob,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { createWriteStream, openAsBlob, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort } from '@broker/local-services';
-import { ensureDebianPackage, insertBrokerFixture, waitFor, writeGdvPortfolio } from '@broker/testing';
-import { renderGatewayConfig, UPLOAD_FRAMING_BYTES } from '../src/gateway-config.js';
-import { type RunningProcess, startProcesses } from './run-cli.js';
+import { insertBrokerFixture, waitFor, writeGdvPortfolio } from '@broker/testing';
+import { UPLOAD_FRAMING_BYTES } from '../src/gateway-config.js';
+import {
+  GATEWAY_HOSTS as HOSTS,
+  nginxInstalled,
+  type RunningGateway,
+  startGateway,
+} from './gateway-process.js';
+import { type RunningProcess, startPlatformProcesses } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
-const nginx = ensureDebianPackage('nginx-light', () => spawnSync('nginx', ['-v']).status === 0);
-if (!nginx)
-  process.stderr.write(
-    'gateway e2e: SKIPPED, nginx is missing and could not be installed (needs root and apt)\n',
-  );
-const describeWithNginx = nginx ? describe : describe.skip;
+const describeWithNginx = nginxInstalled('gateway e2e') ? describe : describe.skip;
 
 const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 /** About 51 MiB of GDV: the issue asks for an upload of at least 50 MB through the gateway. */
 const UPLOAD_CONTRACTS = 42_000;
-const HOSTS = { import: 'import.localhost', calc: 'calc.localhost', broker: 'broker.localhost' };
 
 interface ImportProcess {
   process_id: string;
@@ -44,58 +33,28 @@ interface Answer {
 describeWithNginx('gateway (nginx) in front of the three areas', () => {
   let suiteEnvironment: SuiteEnvironment;
   let services: Record<'import' | 'worker' | 'calc' | 'broker', RunningProcess>;
-  let gateway: ChildProcess;
+  let gateway: RunningGateway;
   let gatewayPort: number;
   let stateDir: string;
-  let gatewayOutput = '';
 
   beforeAll(async () => {
     suiteEnvironment = await createSuiteEnvironment({ IMPORT_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) });
     const env = suiteEnvironment.env;
     await insertBrokerFixture(String(env.DATABASE_URL));
-    services = await startProcesses({
-      import: { script: 'apps/import-service/dist/main.js', env },
-      worker: { script: 'apps/import-service/dist/worker.js', env: { ...env, LOG_LEVEL: 'warn' } },
-      calc: { script: 'apps/calc-service/dist/main.js', env },
-      broker: { script: 'apps/broker-service/dist/main.js', env },
+    services = await startPlatformProcesses(env, { ...env, LOG_LEVEL: 'warn' });
+    gateway = await startGateway(services, {
+      GATEWAY_RATE_PER_SECOND: '5',
+      GATEWAY_RATE_BURST: '30',
+      GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
+      GATEWAY_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES),
     });
-    const { import: importService, calc, broker } = services;
-    stateDir = mkdtempSync(join(tmpdir(), 'gateway-'));
-    gatewayPort = await findFreePort();
-    const upstream = (service: RunningProcess) => new URL(service.baseUrl).host;
-    writeFileSync(
-      join(stateDir, 'nginx.conf'),
-      renderGatewayConfig({
-        GATEWAY_PORT: String(gatewayPort),
-        GATEWAY_STATE_DIR: stateDir,
-        GATEWAY_ACCESS_LOG: join(stateDir, 'access.log'),
-        GATEWAY_RATE_PER_SECOND: '5',
-        GATEWAY_RATE_BURST: '30',
-        GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
-        GATEWAY_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES),
-        IMPORT_UPSTREAM: upstream(importService),
-        CALC_UPSTREAM: upstream(calc),
-        BROKER_UPSTREAM: upstream(broker),
-        IMPORT_HOST: HOSTS.import,
-        CALC_HOST: HOSTS.calc,
-        BROKER_HOST: HOSTS.broker,
-      }),
-    );
-    gateway = spawn('nginx', ['-p', stateDir, '-c', join(stateDir, 'nginx.conf'), '-g', 'daemon off;'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    gateway.stderr?.on('data', (chunk: Buffer) => (gatewayOutput += chunk.toString()));
-    await waitFor(
-      async () => (await send('GET', '/gateway/health').catch(() => undefined))?.status === 200 || undefined,
-      15_000,
-      () => gatewayOutput,
-    );
+    gatewayPort = gateway.port;
+    stateDir = gateway.stateDir;
   }, 120_000);
 
   afterAll(async () => {
-    gateway?.kill('SIGTERM');
     await Promise.all(Object.values(services ?? {}).map((service) => service.terminate()));
-    rmSync(stateDir, { recursive: true, force: true });
+    gateway?.stop();
     await suiteEnvironment?.cleanup();
   });
 
@@ -229,7 +188,7 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
       .find((entry) => entry.uri === '/api/v1/import' && entry.status === 200);
     expect(uploadEntry?.bytes_in).toBeGreaterThan(50 * 1024 * 1024);
     // nginx warns whenever it buffers a request body to a file; streamed through, it never does.
-    expect(gatewayOutput).not.toContain('buffered to a temporary file');
+    expect(gateway.output()).not.toContain('buffered to a temporary file');
   }, 180_000);
 
   it('routes a signing link to the broker service and keeps its token out of the access log', async () => {

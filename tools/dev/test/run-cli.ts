@@ -98,3 +98,13 @@ export async function startProcesses<Name extends string>(
     names.map((name, index) => [name, (started[index] as PromiseFulfilledResult<RunningProcess>).value]),
   ) as Record<Name, RunningProcess>;
 }
+
+/** The platform's four processes from built output: the three services and the import worker. */
+export function startPlatformProcesses(env: NodeJS.ProcessEnv, workerEnv: NodeJS.ProcessEnv = env) {
+  return startProcesses({
+    import: { script: 'apps/import-service/dist/main.js', env },
+    worker: { script: 'apps/import-service/dist/worker.js', env: workerEnv },
+    calc: { script: 'apps/calc-service/dist/main.js', env },
+    broker: { script: 'apps/broker-service/dist/main.js', env },
+  });
+}

@@ -1,0 +1,82 @@
+import { type IssuedToken, RenewingToken } from './bearer.js';
+import { type FetchFunction, globalFetch } from './fetch-function.js';
+
+/** An OAuth 2.0 client of the authorization server that issues the import service's access tokens. */
+export interface ClientCredentials {
+  /** The token endpoint, e.g. `https://login.example.com/oauth/token`. */
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Default `service.imports`, the scope the import service requires. */
+  scope?: string;
+  /** RFC 8707 resource indicator, for servers that issue tokens per API (the import service's audience). */
+  resource?: string;
+  /** A token is renewed this many seconds before it expires (default 30). */
+  renewBeforeSeconds?: number;
+}
+
+/** The token endpoint refused the client or answered something that is not a token. */
+export class TokenRequestError extends Error {
+  constructor(
+    readonly status: number,
+    /** The OAuth error body (`error`, `error_description`), or the answer's text. */
+    readonly body: unknown,
+  ) {
+    super(`The token endpoint answered ${status}: ${JSON.stringify(body)}`);
+    this.name = 'TokenRequestError';
+  }
+}
+
+interface TokenAnswer {
+  access_token?: unknown;
+  expires_in?: unknown;
+}
+
+/**
+ * Access tokens by the client credentials grant (RFC 6749 §4.4, client_secret_basic), shared by all calls until
+ * shortly before they expire (RenewingToken).
+ */
+export class ClientCredentialsTokens extends RenewingToken {
+  constructor(
+    credentials: ClientCredentials,
+    send: FetchFunction = globalFetch,
+    now: () => number = Date.now,
+  ) {
+    super(() => requestToken(credentials, send, now), credentials.renewBeforeSeconds, now);
+  }
+}
+
+async function requestToken(
+  credentials: ClientCredentials,
+  send: FetchFunction,
+  now: () => number,
+): Promise<IssuedToken> {
+  const { tokenUrl, clientId, clientSecret, scope = 'service.imports', resource } = credentials;
+  const form = new URLSearchParams({ grant_type: 'client_credentials', scope });
+  if (resource) form.set('resource', resource);
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString(
+    'base64',
+  );
+  const response = await send(
+    new Request(tokenUrl, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${basic}`, Accept: 'application/json' },
+      body: form,
+    }),
+  );
+  const text = await response.text();
+  const answer = parseJson(text) as TokenAnswer | undefined;
+  if (!response.ok || typeof answer?.access_token !== 'string') {
+    throw new TokenRequestError(response.status, answer ?? text);
+  }
+  const lifetime = typeof answer.expires_in === 'number' ? answer.expires_in : 300;
+  return { token: answer.access_token, expiresAt: now() + lifetime * 1000 };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

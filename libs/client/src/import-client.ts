@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import createClient, { type Client } from 'openapi-fetch';
+import { must } from './api-error.js';
+import { bearerFetch } from './bearer.js';
+import { type ClientCredentials, ClientCredentialsTokens } from './client-credentials.js';
+import { type FetchFunction, globalFetch } from './fetch-function.js';
+import type { components, paths } from './generated/import-api.js';
+
+export type ImportProcessReport = components['schemas']['ImportProcessReport'];
+export type ImportProcessView = components['schemas']['ImportProcessView'];
+export type ImportStatus = components['schemas']['ImportStatus'];
+
+export interface ImportClientOptions {
+  /** The import service's base, e.g. `https://gateway.example.com/api/v1`. */
+  baseUrl: string;
+  credentials: ClientCredentials;
+  fetch?: FetchFunction;
+}
+
+/** A GDV or CSV file: a path on disk, a Blob (or File), or a stream of bytes. */
+export type ImportFile = string | Blob | AsyncIterable<Uint8Array>;
+
+export interface UploadOptions {
+  /** VU numbers of the insurers of the file (at least one for a GDV file). */
+  companies?: string[];
+  /** The caller's broker number or one below it; default the caller's. */
+  broker?: string;
+  /** The file name the service records; default the path's base name or the File's name, else `import`. */
+  fileName?: string;
+}
+
+export interface WaitOptions {
+  /** Called with the report whenever the status changed since the last poll, the end included. */
+  onProgress?: (report: ImportProcessReport) => void;
+  /** Between two polls; default 1,000 ms. */
+  intervalMs?: number;
+  signal?: AbortSignal;
+}
+
+/** The statuses a process does not leave by itself. */
+const END_STATUSES: ReadonlySet<ImportStatus> = new Set(['processed', 'failed', 'archived']);
+
+export interface ImportClient {
+  /** The typed client of every operation of the import document (`startImport`, `listImports`, the report). */
+  api: Client<paths>;
+  /** Uploads a file (streamed, never read into memory as a whole) and answers its process id. */
+  upload(file: ImportFile, options?: UploadOptions): Promise<string>;
+  /** Polls the process's report until it is processed, failed or archived, and answers that report. */
+  waitForEnd(processId: string, options?: WaitOptions): Promise<ImportProcessReport>;
+}
+
+/** A client of the import service (area A) with OAuth 2.0 client credentials, its token cached and renewed. */
+export function createImportClient(options: ImportClientOptions): ImportClient {
+  const send = options.fetch ?? globalFetch;
+  const authorized = bearerFetch(new ClientCredentialsTokens(options.credentials, send), send);
+  const api = createClient<paths>({ baseUrl: options.baseUrl, fetch: authorized });
+  return {
+    api,
+    upload: (file, uploadOptions = {}) => upload(api, file, uploadOptions),
+    waitForEnd: (processId, waitOptions = {}) => waitForEnd(api, processId, waitOptions),
+  };
+}
+
+async function upload(api: Client<paths>, file: ImportFile, options: UploadOptions): Promise<string> {
+  const fields: [string, string][] = (options.companies ?? []).map((company, index) => [
+    `companies[${index}]`,
+    company,
+  ]);
+  if (options.broker !== undefined) fields.push(['broker', options.broker]);
+  const boundary = `----broker-client-${randomBytes(12).toString('hex')}`;
+  const fileName = fileNameOf(file, options);
+  const started = await must(
+    api.POST('/import', {
+      // The form is streamed as it is written; the typed body only names the file.
+      body: { file: fileName },
+      bodySerializer: () => ReadableStream.from(formData(boundary, fields, fileName, bytesOf(file))),
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      duplex: 'half',
+    }),
+  );
+  return started.process_id;
+}
+
+function fileNameOf(file: ImportFile, options: UploadOptions): string {
+  if (options.fileName) return options.fileName;
+  if (typeof file === 'string') return path.basename(file);
+  if (typeof File !== 'undefined' && file instanceof File && file.name) return file.name;
+  return 'import';
+}
+
+function bytesOf(file: ImportFile): AsyncIterable<Uint8Array> {
+  if (typeof file === 'string') return createReadStream(file);
+  if (file instanceof Blob) return file.stream();
+  return file;
+}
+
+/** multipart/form-data (RFC 7578): the form fields, then the file part, its bytes as they come. */
+async function* formData(
+  boundary: string,
+  fields: [string, string][],
+  fileName: string,
+  bytes: AsyncIterable<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  for (const [name, value] of fields) {
+    yield encoder.encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    );
+  }
+  const quotedName = fileName.replace(/["\r\n\\]/g, '_');
+  yield encoder.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quotedName}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  yield* bytes;
+  yield encoder.encode(`\r\n--${boundary}--\r\n`);
+}
+
+async function waitForEnd(
+  api: Client<paths>,
+  processId: string,
+  { onProgress, intervalMs = 1_000, signal }: WaitOptions,
+): Promise<ImportProcessReport> {
+  let lastStatus: ImportStatus | null = null;
+  for (;;) {
+    signal?.throwIfAborted();
+    const report = await must(
+      api.GET('/processes/{processId}/report', { params: { path: { processId } }, signal }),
+    );
+    if (report.status !== lastStatus) onProgress?.(report);
+    lastStatus = report.status;
+    if (END_STATUSES.has(report.status)) return report;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

@@ -1,0 +1,34 @@
+export {
+  type ApiErrorView,
+  BrokerApiError,
+  isApiErrorViewError,
+  isMeldungenError,
+  type Meldungen,
+  must,
+} from './api-error.js';
+export { type AreaCClientOptions, createBrokerClient, createEmployeeClient } from './area-c-client.js';
+export {
+  type CalcClient,
+  type CalcClientOptions,
+  createCalcClient,
+  type PrivateLiabilityCalculationRequest,
+  type PrivateLiabilityCalculationResponse,
+} from './calc-client.js';
+export { type ClientCredentials, ClientCredentialsTokens, TokenRequestError } from './client-credentials.js';
+export type { FetchFunction } from './fetch-function.js';
+export type { ApiCredentials } from './header-group.js';
+export {
+  createImportClient,
+  type ImportClient,
+  type ImportClientOptions,
+  type ImportFile,
+  type ImportProcessReport,
+  type ImportProcessView,
+  type ImportStatus,
+  type UploadOptions,
+  type WaitOptions,
+} from './import-client.js';
+export type * as BrokerApi from './generated/broker-api.js';
+export type * as CalcApi from './generated/calc-api.js';
+export type * as EmployeeApi from './generated/employee-api.js';
+export type * as ImportApi from './generated/import-api.js';
