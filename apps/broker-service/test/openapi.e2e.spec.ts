@@ -162,6 +162,35 @@ describe('the check of every e2e response against the served documents (jest set
     ).resolves.toMatch(/no such operation/);
   });
 
+  it('finds a header a client relies on that is undeclared, missing though required, or not of its schema', async () => {
+    const server = service.app.getHttpServer() as object;
+    const search = service.employeePath('/kunden/_search?q=a');
+    const real = await service.call('get', search).expect(200);
+    const check = (path: string, status: number, headers: Record<string, string>, body: unknown) =>
+      undocumentedResponse(server, 'GET', url(path), {
+        status,
+        headers: { ...real.headers, ...headers },
+        body,
+      });
+
+    await expect(check(search, 200, {}, real.body)).resolves.toBeUndefined();
+    await expect(check(search, 200, { 'x-svc-total': 'viele' }, real.body)).resolves.toMatch(
+      /header x-svc-total: viele does not match its schema/,
+    );
+    const withoutTotal = { ...real.headers } as Record<string, string>;
+    delete withoutTotal['x-svc-total'];
+    await expect(
+      undocumentedResponse(server, 'GET', url(search), {
+        status: 200,
+        headers: withoutTotal,
+        body: real.body,
+      }),
+    ).resolves.toMatch(/declares x-svc-total required, but it was not sent/);
+    await expect(
+      check(search, 200, { expires: 'Thu, 01 Jan 2037 00:00:00 GMT' }, real.body),
+    ).resolves.toMatch(/sends expires, which the document does not declare/);
+  });
+
   it('fails the supertest request of an undocumented response as a failed expectation would', async () => {
     // A server whose document says GET /list answers an array of strings, and which answers numbers.
     const document = {

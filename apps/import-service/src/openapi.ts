@@ -1,5 +1,5 @@
 import { apiErrors, RESPONSE_SCHEMAS } from '@broker/contracts';
-import type { OpenApiDocumentSettings } from '@broker/platform';
+import { type OpenApiDocumentSettings, wwwAuthenticateHeader } from '@broker/platform';
 import type { ImportConfig } from './config.js';
 
 /**
@@ -36,12 +36,19 @@ export function importOpenApi(config: Pick<ImportConfig, 'IMPORT_OAUTH_TOKEN_URL
     security: [{ oauth2: ['service.imports'] }],
     schemas: RESPONSE_SCHEMAS,
     servers: [{ url: '/api/v1', description: 'The import service' }],
-    errors: apiErrors({
-      400: 'The request is invalid (every failing field named)',
-      401: 'No valid access token',
-      403: 'The token lacks the scope service.imports, or names a broker the caller may not act for',
-      404: 'No such import process of the caller’s broker',
-      413: 'The upload is larger than IMPORT_MAX_UPLOAD_BYTES',
-    }),
+    errors: {
+      ...apiErrors({
+        400: 'The request is invalid (every failing field named)',
+        401: 'No valid access token',
+        403: 'The token lacks the scope service.imports, or names a broker the caller may not act for',
+        404: 'No such import process of the caller’s broker',
+        413: 'The upload is larger than IMPORT_MAX_UPLOAD_BYTES',
+      }),
+      // A missing scope is challenged; a broker the caller may not act for is not a token problem.
+      headers: {
+        401: { 'WWW-Authenticate': wwwAuthenticateHeader(true) },
+        403: { 'WWW-Authenticate': wwwAuthenticateHeader(false) },
+      },
+    },
   };
 }

@@ -22,6 +22,8 @@ export interface OpenApiErrors {
   model?: new () => object;
   /** Client errors and 503 any operation may answer, by status, with what they mean in this area. */
   statuses: Record<number, string>;
+  /** Headers those answers carry, by status (503 always has Retry-After). */
+  headers?: Record<number, Record<string, HeaderObject>>;
 }
 
 export interface OpenApiSettings {
@@ -49,11 +51,31 @@ export interface OpenApiSettings {
   errors: OpenApiErrors;
 }
 
-/** Retry-After on a 503: the seconds to wait before trying again. */
-const RETRY_AFTER: HeaderObject = {
+/** Retry-After on a 503 or 429: the seconds to wait before trying again. */
+export const RETRY_AFTER_HEADER: HeaderObject = {
   description: 'Seconds to wait before trying again',
+  required: true,
   schema: { type: 'integer', minimum: 0 },
 };
+
+/** The challenge of a refused bearer token (RFC 6750 §3). */
+export function wwwAuthenticateHeader(required: boolean): HeaderObject {
+  return {
+    description:
+      'The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description',
+    required,
+    schema: { type: 'string' },
+  };
+}
+
+/** Cache-Control of an answer no cache may keep (a token, a batch of calls, a download): always `value`. */
+export function noStoreHeader(value: 'no-store' | 'private, no-store'): HeaderObject {
+  return {
+    description: `\`${value}\`: no cache may keep the answer`,
+    required: true,
+    schema: { type: 'string', enum: [value] },
+  };
+}
 
 /** Any operation's server fault: a plain page naming the request id, never details. */
 const SERVER_FAULT: ResponseObject = {
@@ -125,11 +147,15 @@ function completeOperation(path: string, operation: Operation, settings: OpenApi
   const errorBody = {
     'application/json': { schema: { $ref: `#/components/schemas/${settings.errors.schema}` } },
   };
+  const headers: Record<string, Record<string, HeaderObject>> = {
+    ...settings.errors.headers,
+    503: { 'Retry-After': RETRY_AFTER_HEADER },
+  };
   for (const [status, description] of Object.entries(settings.errors.statuses))
     operation.responses[status] ??= {
       description,
       content: errorBody,
-      ...(status === '503' && { headers: { 'Retry-After': RETRY_AFTER } }),
+      ...(headers[status] && { headers: headers[status] }),
     };
   operation.responses['500'] ??= SERVER_FAULT;
   if (settings.publicOperations?.includes(operation.operationId ?? '')) operation.security = [];
@@ -167,9 +193,14 @@ export interface JsonAnswerOptions {
 
 /** The headers of a list a client revalidates (Last-Modified, If-Modified-Since). */
 const REVALIDATION_HEADERS: Record<string, HeaderObject> = {
-  'Last-Modified': { description: 'When the list last changed (HTTP date)', schema: { type: 'string' } },
+  'Last-Modified': {
+    description: 'When the list last changed (HTTP date)',
+    required: true,
+    schema: { type: 'string' },
+  },
   'Cache-Control': {
     description: 'How long a client may use the list without asking',
+    required: true,
     schema: { type: 'string' },
   },
 };

@@ -6,14 +6,34 @@ import request from 'supertest';
 /**
  * Every response an e2e test receives through supertest is checked against the operation of the OpenAPI document
  * the service serves for it: its status must be declared, a JSON body must satisfy the declared schema (unknown
- * properties refused, as the schemas say), any other body must have a declared content type. A response the
+ * properties refused, as the schemas say), any other body must have a declared content type; the headers a client
+ * relies on (DESCRIBED_HEADERS) must be declared when sent, sent when declared required, and match their schemas
+ * (integers as digits). A response the
  * document does not describe fails the request as a failed expectation would. Paths outside every document (health,
  * metrics, the signing page) are not checked; an unknown path may only answer 404.
  */
 
-interface Operation {
-  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
+interface DeclaredResponse {
+  content?: Record<string, { schema?: object }>;
+  headers?: Record<string, { schema?: object; required?: boolean }>;
 }
+
+interface Operation {
+  responses: Record<string, DeclaredResponse>;
+}
+
+/**
+ * Headers whose meaning a client relies on: a response that sends one must declare it. (Others, such as Date,
+ * Content-Length or X-Request-ID, belong to HTTP or the platform and are not described per operation.)
+ */
+const DESCRIBED_HEADERS = [
+  'x-svc-total',
+  'last-modified',
+  'cache-control',
+  'expires',
+  'retry-after',
+  'www-authenticate',
+];
 
 interface OpenApiDocument {
   servers?: { url: string }[];
@@ -107,7 +127,8 @@ export async function undocumentedResponse(
       : `${method} ${path} answered ${response.status}, but the document has no such operation`;
   const declared = operation.responses[String(response.status)] ?? operation.responses.default;
   if (!declared) return `${method} ${path} answered ${response.status}, which its operation does not declare`;
-  return bodyProblem(check, declared, response, `${method} ${path} (${response.status})`);
+  const what = `${method} ${path} (${response.status})`;
+  return headerProblem(check, declared, response, what) ?? bodyProblem(check, declared, response, what);
 }
 
 function relativePath(check: DocumentCheck, path: string): string | undefined {
@@ -118,9 +139,54 @@ function relativePath(check: DocumentCheck, path: string): string | undefined {
   return undefined;
 }
 
+function headerProblem(
+  check: DocumentCheck,
+  declared: DeclaredResponse,
+  response: Pick<request.Response, 'headers'>,
+  what: string,
+): string | undefined {
+  const headers = new Map(
+    Object.entries(declared.headers ?? {}).map(([name, header]) => [name.toLowerCase(), header]),
+  );
+  const sent = (name: string): string | undefined => {
+    const value: unknown = response.headers[name];
+    if (typeof value === 'string') return value;
+    return Array.isArray(value) ? value.join(', ') : undefined;
+  };
+  const undeclared = DESCRIBED_HEADERS.find((name) => sent(name) !== undefined && !headers.has(name));
+  if (undeclared) return `${what}: sends ${undeclared}, which the document does not declare`;
+  for (const [name, header] of headers) {
+    const value = sent(name);
+    if (value === undefined) {
+      if (header.required) return `${what}: the document declares ${name} required, but it was not sent`;
+      continue;
+    }
+    if (header.schema && !validatorOf(check, header.schema)(headerValue(value, header.schema)))
+      return `${what}: header ${name}: ${value} does not match its schema ${JSON.stringify(header.schema)}`;
+  }
+  return undefined;
+}
+
+/** A header's text as its schema's type: digits as a number for an integer. */
+function headerValue(text: string, schema: { type?: string }): unknown {
+  return (schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(text)
+    ? Number(text)
+    : text;
+}
+
+function validatorOf(check: DocumentCheck, schema: object): ValidateFunction {
+  let validate = check.validators.get(schema);
+  if (!validate) {
+    // The schema's references point into the document's components.
+    validate = check.ajv.compile({ components: check.document.components, allOf: [schema] });
+    check.validators.set(schema, validate);
+  }
+  return validate;
+}
+
 function bodyProblem(
   check: DocumentCheck,
-  declared: Operation['responses'][string],
+  declared: DeclaredResponse,
   response: Pick<request.Response, 'headers' | 'body'>,
   what: string,
 ): string | undefined {
@@ -133,12 +199,7 @@ function bodyProblem(
   if (!(contentType in content)) return `${what}: Content-Type ${contentType} is not declared`;
   const schema = content[contentType]?.schema;
   if (contentType !== 'application/json' || !schema) return undefined;
-  let validate = check.validators.get(schema);
-  if (!validate) {
-    // The schema's references point into the document's components.
-    validate = check.ajv.compile({ components: check.document.components, allOf: [schema] });
-    check.validators.set(schema, validate);
-  }
+  const validate = validatorOf(check, schema);
   const body: unknown = Buffer.isBuffer(response.body)
     ? JSON.parse(response.body.toString('utf8'))
     : response.body;
@@ -172,7 +233,9 @@ function partsOf(body: unknown, boundary: string) {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : '');
   const start = Math.max(0, bytes.indexOf(`--${boundary}`));
   return [...parseMultipart(bytes.subarray(start), { boundary })].map((part) => ({
-    headers: { ...part.headers },
+    headers: Object.fromEntries(
+      Object.entries(part.headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
     bytes: Buffer.from(part.bytes),
   }));
 }
@@ -203,7 +266,7 @@ async function multiCallProblem(test: SentTest, res: request.Response): Promise<
     const url = path.startsWith('/service/') ? path : `${base}${path}`;
     const problem = await undocumentedResponse(test.app, method, url, {
       status,
-      headers: { 'content-type': contentType },
+      headers: answer.headers,
       body,
     });
     if (problem && !(status === 400 && problem.includes('no such operation')))

@@ -2,7 +2,7 @@ import { applyDecorators, Controller, Post, Req, Res, UseGuards } from '@nestjs/
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { HeaderGroupGuard, type SvcPrincipal } from '@broker/auth';
-import { REQUEST_ID_HEADER } from '@broker/platform';
+import { noStoreHeader, REQUEST_ID_HEADER } from '@broker/platform';
 import { BROKER_BASE, Caller } from '../broker/broker-base.js';
 import { EMPLOYEE_BASE } from '../employee/employee-scope.js';
 import { batchResponse } from './batch-response.js';
@@ -29,6 +29,7 @@ const DocumentedAsMultiCall = () =>
         "One part per request part, in order, with Content-ID, X-Svc-Request-ID (the request part's Content-ID), " +
         'X-Svc-Status (e.g. "200 OK", "304 Not Modified") and the call\'s Content-Type, Content-Disposition, ' +
         'Last-Modified, Cache-Control, ETag, Location and X-Svc-Total where it has them.',
+      headers: { 'Cache-Control': noStoreHeader('no-store') },
     }),
   );
 

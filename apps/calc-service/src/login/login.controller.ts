@@ -10,6 +10,7 @@ import {
 import { LoginTokenService } from '@broker/auth';
 import { ApiErrorView } from '@broker/contracts';
 import { DomainError, ErrorCode } from '@broker/errors';
+import { noStoreHeader, RETRY_AFTER_HEADER } from '@broker/platform';
 import { LoginThrottle } from './login-throttle.js';
 import { LoginRequest, LoginResponse } from './login.dto.js';
 import { UserAccounts } from './user-accounts.js';
@@ -39,10 +40,17 @@ export class LoginController {
   })
   @ApiOkResponse({
     type: LoginResponse,
-    headers: { Expires: { description: 'Expiry of the token (HTTP date)', schema: { type: 'string' } } },
+    headers: {
+      Expires: { description: 'Expiry of the token (HTTP date)', required: true, schema: { type: 'string' } },
+      'Cache-Control': noStoreHeader('no-store'),
+    },
   })
   @ApiUnauthorizedResponse({ type: ApiErrorView, description: 'User name or password is wrong' })
-  @ApiTooManyRequestsResponse({ type: ApiErrorView, description: 'Too many failed logins; see Retry-After' })
+  @ApiTooManyRequestsResponse({
+    type: ApiErrorView,
+    description: 'Too many failed logins; see Retry-After',
+    headers: { 'Retry-After': RETRY_AFTER_HEADER },
+  })
   async login(
     @Body() request: LoginRequest,
     @Ip() address: string,

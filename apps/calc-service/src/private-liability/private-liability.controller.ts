@@ -14,11 +14,16 @@ import {
   PrivateLiabilityCalculationRequest,
   PrivateLiabilityCalculationResponse,
 } from '@broker/contracts';
+import { wwwAuthenticateHeader } from '@broker/platform';
 import { PrivateLiabilityCalculator } from './private-liability-calculator.js';
 
 @ApiTags('calculation')
 @ApiBearerAuth('bearer')
-@ApiUnauthorizedResponse({ type: ApiErrorView, description: 'Missing, invalid or expired token' })
+@ApiUnauthorizedResponse({
+  type: ApiErrorView,
+  description: 'Missing, invalid or expired token',
+  headers: { 'WWW-Authenticate': wwwAuthenticateHeader(true) },
+})
 @Controller('api/v1/calculate')
 @UseGuards(LoginBearerGuard)
 export class PrivateLiabilityController {

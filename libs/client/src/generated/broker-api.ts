@@ -153,9 +153,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -166,9 +166,9 @@ export interface operations {
             304: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -222,7 +222,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -246,9 +246,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -259,9 +259,9 @@ export interface operations {
             304: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -315,7 +315,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -397,7 +397,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -423,6 +423,8 @@ export interface operations {
             /** @description One part per request part, in order, with Content-ID, X-Svc-Request-ID (the request part's Content-ID), X-Svc-Status (e.g. "200 OK", "304 Not Modified") and the call's Content-Type, Content-Disposition, Last-Modified, Cache-Control, ETag, Location and X-Svc-Total where it has them. */
             200: {
                 headers: {
+                    /** @description `no-store`: no cache may keep the answer */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -478,7 +480,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

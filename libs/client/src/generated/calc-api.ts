@@ -332,7 +332,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Expiry of the token (HTTP date) */
-                    Expires?: string;
+                    Expires: string;
+                    /** @description `no-store`: no cache may keep the answer */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -360,6 +362,8 @@ export interface operations {
             /** @description Too many failed logins; see Retry-After */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -379,7 +383,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -425,7 +429,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -467,6 +471,8 @@ export interface operations {
             /** @description Missing, invalid or expired token */
             401: {
                 headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -486,7 +492,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -677,9 +677,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -690,9 +690,9 @@ export interface operations {
             304: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -746,7 +746,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -768,9 +768,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -781,9 +781,9 @@ export interface operations {
             304: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -837,7 +837,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -859,9 +859,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -872,9 +872,9 @@ export interface operations {
             304: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -928,7 +928,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -950,9 +950,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -963,9 +963,9 @@ export interface operations {
             304: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1019,7 +1019,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1041,9 +1041,9 @@ export interface operations {
             200: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1054,9 +1054,9 @@ export interface operations {
             304: {
                 headers: {
                     /** @description When the list last changed (HTTP date) */
-                    "Last-Modified"?: string;
+                    "Last-Modified": string;
                     /** @description How long a client may use the list without asking */
-                    "Cache-Control"?: string;
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1110,7 +1110,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1192,7 +1192,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1275,7 +1275,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1358,7 +1358,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1442,7 +1442,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1530,7 +1530,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1565,7 +1565,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The number of all hits, for paging */
-                    "X-Svc-Total"?: number;
+                    "X-Svc-Total": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1621,7 +1621,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1660,7 +1660,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The number of all hits, for paging */
-                    "X-Svc-Total"?: number;
+                    "X-Svc-Total": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1716,7 +1716,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1802,7 +1802,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1885,7 +1885,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1972,7 +1972,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2055,7 +2055,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2142,7 +2142,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2226,7 +2226,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2314,7 +2314,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2395,7 +2395,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2478,7 +2478,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2565,7 +2565,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2649,7 +2649,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2737,7 +2737,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2818,7 +2818,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2901,7 +2901,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2984,7 +2984,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3067,7 +3067,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3151,7 +3151,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3180,6 +3180,8 @@ export interface operations {
             /** @description The document */
             200: {
                 headers: {
+                    /** @description `private, no-store`: no cache may keep the answer */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3235,7 +3237,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3321,7 +3323,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3407,7 +3409,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3494,7 +3496,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3581,7 +3583,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3607,6 +3609,8 @@ export interface operations {
             /** @description One part per request part, in order, with Content-ID, X-Svc-Request-ID (the request part's Content-ID), X-Svc-Status (e.g. "200 OK", "304 Not Modified") and the call's Content-Type, Content-Disposition, Last-Modified, Cache-Control, ETag, Location and X-Svc-Total where it has them. */
             200: {
                 headers: {
+                    /** @description `no-store`: no cache may keep the answer */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3662,7 +3666,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

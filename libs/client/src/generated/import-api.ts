@@ -182,6 +182,8 @@ export interface operations {
             /** @description No valid access token */
             401: {
                 headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -191,6 +193,8 @@ export interface operations {
             /** @description The token lacks the scope service.imports, or names a broker the caller may not act for */
             403: {
                 headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -228,7 +232,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -270,6 +274,8 @@ export interface operations {
             /** @description No valid access token */
             401: {
                 headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -279,6 +285,8 @@ export interface operations {
             /** @description The token lacks the scope service.imports, or names a broker the caller may not act for */
             403: {
                 headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -316,7 +324,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -357,6 +365,8 @@ export interface operations {
             /** @description No valid access token */
             401: {
                 headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -366,6 +376,8 @@ export interface operations {
             /** @description The token lacks the scope service.imports, or names a broker the caller may not act for */
             403: {
                 headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -403,7 +415,7 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

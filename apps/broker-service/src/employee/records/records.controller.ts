@@ -1,5 +1,6 @@
-import { Controller, Get, Header, Param, StreamableFile, UseGuards } from '@nestjs/common';
-import { ApiJsonAnswer } from '@broker/platform';
+import { Controller, Get, Header, Param, Res, StreamableFile, UseGuards } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiJsonAnswer, noStoreHeader } from '@broker/platform';
 import { ApiOperation, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
 import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
@@ -56,16 +57,22 @@ export class RecordsController {
     summary: "An archive entry's document, as stored (extension)",
   })
   @Get('archiveintraege/:entryId/dokument')
-  @Header('Cache-Control', 'private, no-store')
   @Header('X-Content-Type-Options', 'nosniff')
   @ApiProduces('application/pdf')
-  @ApiOkResponse({ description: 'The document', schema: { type: 'string', format: 'binary' } })
+  @ApiOkResponse({
+    description: 'The document',
+    schema: { type: 'string', format: 'binary' },
+    headers: { 'Cache-Control': noStoreHeader('private, no-store') },
+  })
   async documentFile(
     @Scope() scope: EmployeeScope,
     @Param('customerId', ParseIdPipe) customerId: string,
     @Param('entryId', ParseIdPipe) entryId: string,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile> {
     const file = await this.records.documentFile(scope, customerId, entryId);
+    // Set on the file only: an error answer is nothing a cache could misuse, and stays as documented.
+    response.setHeader('Cache-Control', 'private, no-store');
     return new StreamableFile(file.content, {
       type: file.mimeType,
       length: file.content.length,

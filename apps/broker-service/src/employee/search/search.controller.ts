@@ -18,6 +18,7 @@ const HitsPage = () =>
     headers: {
       [TOTAL_HEADER]: {
         description: 'The number of all hits, for paging',
+        required: true,
         schema: { type: 'integer', minimum: 0 },
       },
     },
