@@ -23,12 +23,17 @@ export class BrokerApiError<Body = unknown> extends Error {
 
   /** Seconds to wait before trying again, from `Retry-After` (503, 429), or null when the answer has none. */
   get retryAfterSeconds(): number | null {
-    const value = this.response.headers.get('Retry-After');
-    if (value === null) return null;
-    if (/^\d+$/.test(value)) return Number(value);
-    const date = Date.parse(value);
-    return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+    return retryAfterSeconds(this.response);
   }
+}
+
+/** `Retry-After` of an answer in seconds (given as seconds or as an HTTP date), or null without one. */
+export function retryAfterSeconds(response: Response): number | null {
+  const value = response.headers.get('Retry-After');
+  if (value === null) return null;
+  if (/^\d+$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 function describe(body: unknown): string {

@@ -14,6 +14,8 @@ export interface AreaCClientOptions extends ApiCredentials {
   baseUrl: string;
   /** Calls of the same tick as one multi-call (default true). */
   batch?: boolean;
+  /** Parts per multi-call at most: the service's MULTICALL_MAX_PARTS (default 100). */
+  maxParts?: number;
   /** Keep answers with Last-Modified and revalidate them (default true). */
   cache?: boolean;
   /** The local clock; the signer corrects it by the server's `Date`. */
@@ -28,7 +30,7 @@ export interface AreaCClientOptions extends ApiCredentials {
 function areaCFetch(options: AreaCClientOptions): FetchFunction {
   const baseUrl = options.baseUrl.replace(/\/$/, '');
   let send = new HeaderGroupSigner(options, options.now).fetch(options.fetch ?? globalFetch);
-  if (options.batch ?? true) send = new MultiCallBatcher(baseUrl).fetch(send);
+  if (options.batch ?? true) send = new MultiCallBatcher(baseUrl, options.maxParts).fetch(send);
   if (options.cache ?? true) send = new RevalidationCache().fetch(send);
   return send;
 }

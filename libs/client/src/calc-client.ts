@@ -30,21 +30,28 @@ export interface CalcClient {
 function loginTokens(login: Client<paths>, options: CalcClientOptions): RenewingToken {
   const { username, password, renewBeforeSeconds } = options;
   return new RenewingToken(async () => {
+    const loggedInAt = Date.now();
     const { token } = await must(login.POST('/login', { body: { username, password } }));
-    return { token, expiresAt: expiryOf(token) ?? Date.now() + 60_000 };
+    return { token, expiresAt: loggedInAt + lifetimeOf(token) };
   }, renewBeforeSeconds);
 }
 
-/** The `exp` claim of a JWT in milliseconds (read, not verified: the service verifies it). */
-function expiryOf(token: string): number | null {
+/**
+ * How long a JWT is valid (`exp` − `iat`, read, not verified: the service verifies it), counted from the local
+ * time of the login, so a client clock that differs from the service's does not shorten or stretch it; one minute
+ * when the token does not say.
+ */
+function lifetimeOf(token: string): number {
   try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    const { exp, iat } = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
       exp?: unknown;
+      iat?: unknown;
     };
-    return typeof payload.exp === 'number' ? payload.exp * 1000 : null;
+    if (typeof exp === 'number' && typeof iat === 'number' && exp > iat) return (exp - iat) * 1000;
   } catch {
-    return null;
+    // not a JWT this client can read: the default below
   }
+  return 60_000;
 }
 
 /** A client of the calculation service (area B) that logs in when it needs a token. */

@@ -57,19 +57,26 @@ describe('ClientCredentialsTokens against a real authorization server', () => {
     expect(requests).toBe(2);
   });
 
-  it('asks for a new token after invalidate()', async () => {
+  it('asks for a new token once the service refused the current one, not for a token renewed meanwhile', async () => {
     const tokens = tokensAt({ now: Date.now() });
-    await tokens.token();
-    tokens.invalidate();
-    await tokens.token();
+    const refused = await tokens.token();
+    tokens.invalidate(refused);
+    const renewed = await tokens.token();
+    expect(renewed).not.toBe(refused);
+    tokens.invalidate(refused); // a second call that was refused the same old token
+    expect(await tokens.token()).toBe(renewed);
     expect(requests).toBe(2);
   });
 
-  it('reports a refused client with the OAuth error body, and asks again on the next call', async () => {
-    const tokens = tokensAt({ now: Date.now() }, 'wrong');
+  it('reports a refused client with the OAuth error body, and does not ask again for a minute', async () => {
+    const clock = { now: Date.now() };
+    const tokens = tokensAt(clock, 'wrong');
     const refused = await tokens.token().catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(TokenRequestError);
     expect(refused).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    await expect(tokens.token()).rejects.toBe(refused);
+    expect(requests).toBe(1);
+    clock.now += 61_000;
     await expect(tokens.token()).rejects.toBeInstanceOf(TokenRequestError);
     expect(requests).toBe(2);
   });

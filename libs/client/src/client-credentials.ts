@@ -1,3 +1,4 @@
+import { retryAfterSeconds } from './api-error.js';
 import { type IssuedToken, RenewingToken } from './bearer.js';
 import { type FetchFunction, globalFetch } from './fetch-function.js';
 
@@ -21,6 +22,8 @@ export class TokenRequestError extends Error {
     readonly status: number,
     /** The OAuth error body (`error`, `error_description`), or the answer's text. */
     readonly body: unknown,
+    /** From the answer's Retry-After (a throttled client), else null. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(`The token endpoint answered ${status}: ${JSON.stringify(body)}`);
     this.name = 'TokenRequestError';
@@ -67,7 +70,7 @@ async function requestToken(
   const text = await response.text();
   const answer = parseJson(text) as TokenAnswer | undefined;
   if (!response.ok || typeof answer?.access_token !== 'string') {
-    throw new TokenRequestError(response.status, answer ?? text);
+    throw new TokenRequestError(response.status, answer ?? text, retryAfterSeconds(response));
   }
   const lifetime = typeof answer.expires_in === 'number' ? answer.expires_in : 300;
   return { token: answer.access_token, expiresAt: now() + lifetime * 1000 };

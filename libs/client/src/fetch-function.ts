@@ -9,3 +9,8 @@ export function withHeaders(request: Request, headers: Record<string, string>): 
   for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
   return copy;
 }
+
+/** A Response built by the client (a multi-call part, a cached answer) with the URL of the call it answers. */
+export function withUrl(response: Response, url: string): Response {
+  return Object.defineProperty(response, 'url', { value: url });
+}

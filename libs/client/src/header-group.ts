@@ -13,13 +13,17 @@ export interface ApiCredentials {
   proof?: 'digest' | 'otp';
 }
 
-/** The server refuses a timestamp more than 30 s away from its clock; a skew beyond this is corrected. */
-const SKEW_TO_CORRECT_MS = 10_000;
+/**
+ * The server refuses a timestamp more than 30 s from its clock; its `Date` has whole seconds. A 400 to a request
+ * signed further than this from the answer's `Date` was refused for the clock.
+ */
+const CLOCK_REFUSAL_MS = 29_000;
 
 /**
- * Signs each request with the header group of area C. The clock is the server's: every answer's `Date` header
- * gives the offset of the local clock (to a second), and a request refused (400) while the local clock was more
- * than SKEW_TO_CORRECT_MS off is signed anew with the server's time and sent once more.
+ * Signs each request with the header group of area C, on the server's clock: every answer's `Date` header gives
+ * the offset of the local clock (to a second), and a request refused (400) because it was signed with a time
+ * too far from the server's is signed anew and sent once more. Requests in flight when the offset is learned are
+ * each judged by the time they were signed with, so none of them is lost to the skew.
  */
 export class HeaderGroupSigner {
   private offsetMs = 0;
@@ -32,18 +36,23 @@ export class HeaderGroupSigner {
   fetch(send: FetchFunction): FetchFunction {
     return async (request) => {
       const replay = request.clone();
-      const response = await send(withHeaders(request, this.headers()));
-      const correction = this.learnOffset(response);
-      if (response.status !== 400 || Math.abs(correction) < SKEW_TO_CORRECT_MS) return response;
+      const signedAt = this.serverNow();
+      const response = await send(withHeaders(request, this.headers(signedAt)));
+      const serverTime = this.learnOffset(response);
+      if (
+        response.status !== 400 ||
+        serverTime === null ||
+        Math.abs(serverTime - signedAt) < CLOCK_REFUSAL_MS
+      )
+        return response;
       await response.body?.cancel();
-      return send(withHeaders(replay, this.headers()));
+      return send(withHeaders(replay, this.headers(this.serverNow())));
     };
   }
 
-  /** The header group for one request at the server's time. */
-  headers(): Record<string, string> {
+  /** The header group for one request signed at `time` (default: now, on the server's clock). */
+  headers(time = this.serverNow()): Record<string, string> {
     const { apiId, apiKey, proof = 'digest' } = this.credentials;
-    const time = this.now() + this.offsetMs;
     if (proof === 'otp') return { 'X-Svc-Api-Id': apiId, 'X-Svc-Otp': oneTimePassword(apiKey, time) };
     const timestamp = new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const nonce = randomBytes(20).toString('hex');
@@ -58,16 +67,18 @@ export class HeaderGroupSigner {
     };
   }
 
-  /** Takes the server's clock from the answer; returns how much the offset changed. */
-  private learnOffset(response: Response): number {
+  private serverNow(): number {
+    return this.now() + this.offsetMs;
+  }
+
+  /** Takes the server's clock from the answer's `Date`; returns that time, or null without one. */
+  private learnOffset(response: Response): number | null {
     const serverTime = Date.parse(response.headers.get('Date') ?? '');
-    if (Number.isNaN(serverTime)) return 0;
+    if (Number.isNaN(serverTime)) return null;
     const offset = serverTime - this.now();
-    // Date has whole seconds: keep the old offset when it explains the answer.
-    if (Math.abs(offset - this.offsetMs) < 2_000) return 0;
-    const change = offset - this.offsetMs;
-    this.offsetMs = offset;
-    return change;
+    // Date has whole seconds: keep the offset while it explains the answer.
+    if (Math.abs(offset - this.offsetMs) >= 2_000) this.offsetMs = offset;
+    return serverTime;
   }
 }
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import createClient, { type Client } from 'openapi-fetch';
 import { must } from './api-error.js';
@@ -69,6 +71,8 @@ async function upload(api: Client<paths>, file: ImportFile, options: UploadOptio
     company,
   ]);
   if (options.broker !== undefined) fields.push(['broker', options.broker]);
+  // A path that cannot be read fails here, with the file system's error, not as a broken upload.
+  if (typeof file === 'string') await access(file, constants.R_OK);
   const boundary = `----broker-client-${randomBytes(12).toString('hex')}`;
   const fileName = fileNameOf(file, options);
   const started = await must(
@@ -109,10 +113,11 @@ async function* formData(
       `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
     );
   }
-  const quotedName = fileName.replace(/["\r\n\\]/g, '_');
+  // An ASCII name for every reader, the exact one (RFC 5987) for those that read it, as the import service does.
+  const asciiName = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   yield encoder.encode(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quotedName}"\r\n` +
-      'Content-Type: application/octet-stream\r\n\r\n',
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${asciiName}"; ` +
+      `filename*=UTF-8''${encodeURIComponent(fileName)}\r\nContent-Type: application/octet-stream\r\n\r\n`,
   );
   yield* bytes;
   yield encoder.encode(`\r\n--${boundary}--\r\n`);
@@ -132,6 +137,6 @@ async function waitForEnd(
     if (report.status !== lastStatus) onProgress?.(report);
     lastStatus = report.status;
     if (END_STATUSES.has(report.status)) return report;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    await sleep(intervalMs, undefined, { signal });
   }
 }

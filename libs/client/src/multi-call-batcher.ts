@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseMultipart } from '@remix-run/multipart-parser';
-import type { FetchFunction } from './fetch-function.js';
+import { type FetchFunction, withUrl } from './fetch-function.js';
 
 /** The service's default limit of parts per multi-call (MULTICALL_MAX_PARTS). */
 const DEFAULT_MAX_PARTS = 100;
@@ -15,44 +15,63 @@ interface QueuedCall {
  * Calls made in the same tick go to the service as one multi-call (`POST {base}`, multipart/related) and are
  * answered one by one: each caller gets the Response of its own part (`X-Svc-Status`, headers, body), so a part's
  * 404 is that call's 404. A call alone in its tick is sent as it is. The service runs the parts in order, reads
- * side by side and writes one at a time (broker-service README, "Multi-call").
+ * side by side and writes one at a time (broker-service README, "Multi-call"); more calls than `maxParts` go as
+ * several multi-calls, one after the other, so they still run in the order they were made. A call whose signal
+ * aborts before its batch is sent is left out of it.
  */
 export class MultiCallBatcher {
+  private readonly baseUrl: string;
   private queue: QueuedCall[] = [];
 
   constructor(
     /** The base the parts' paths are relative to, e.g. `https://gw.example.com/service/demo/employee/1.0/rest`. */
-    private readonly baseUrl: string,
+    baseUrl: string,
     private readonly maxParts = DEFAULT_MAX_PARTS,
-  ) {}
+  ) {
+    this.baseUrl = new URL(baseUrl).href.replace(/\/$/, '');
+  }
 
   fetch(send: FetchFunction): FetchFunction {
     return (request) => {
       if (!request.url.startsWith(`${this.baseUrl}/`)) return send(request);
       return new Promise((resolve, reject) => {
-        if (this.queue.length === 0) setTimeout(() => this.flush(send), 0);
-        this.queue.push({ request, resolve, reject });
+        const { signal } = request;
+        if (signal.aborted) return reject(signal.reason as Error);
+        const call: QueuedCall = { request, resolve, reject };
+        signal.addEventListener(
+          'abort',
+          () => {
+            this.queue = this.queue.filter((queued) => queued !== call);
+            reject(signal.reason as Error);
+          },
+          { once: true },
+        );
+        if (this.queue.length === 0) setTimeout(() => void this.flush(send), 0);
+        this.queue.push(call);
       });
     };
   }
 
-  private flush(send: FetchFunction): void {
+  private async flush(send: FetchFunction): Promise<void> {
     const calls = this.queue;
     this.queue = [];
     for (let start = 0; start < calls.length; start += this.maxParts) {
       const batch = calls.slice(start, start + this.maxParts);
-      const sent =
-        batch.length === 1
-          ? send(batch[0].request).then((response) => [response])
-          : this.sendBatch(batch, send);
-      sent.then(
-        (responses) => batch.forEach((call, index) => call.resolve(responses[index])),
-        (error: unknown) => batch.forEach((call) => call.reject(error)),
-      );
+      try {
+        const answers =
+          batch.length === 1 ? [await send(batch[0].request)] : await this.sendBatch(batch, send);
+        batch.forEach((call, index) => {
+          const answer = answers[index];
+          if (answer instanceof Error) call.reject(answer);
+          else call.resolve(withUrl(answer, call.request.url));
+        });
+      } catch (error) {
+        batch.forEach((call) => call.reject(error));
+      }
     }
   }
 
-  private async sendBatch(calls: QueuedCall[], send: FetchFunction): Promise<Response[]> {
+  private async sendBatch(calls: QueuedCall[], send: FetchFunction): Promise<(Response | Error)[]> {
     const boundary = `batch-${randomBytes(12).toString('hex')}`;
     const parts = await Promise.all(calls.map((call, index) => this.part(call.request, index)));
     const response = await send(
@@ -101,12 +120,17 @@ const BATCH_OWN_HEADERS = new Set([
   'accept-encoding',
 ]);
 
-/** The answer's parts as Responses, in the order of the calls (matched by X-Svc-Request-ID). */
-async function answersOf(response: Response, count: number): Promise<Response[]> {
+/**
+ * The answer's parts as Responses, in the order of the calls (matched by X-Svc-Request-ID); a call the answer
+ * has no part for gets an Error of its own.
+ */
+async function answersOf(response: Response, count: number): Promise<(Response | Error)[]> {
   const boundary = /boundary="?([^";]+)"?/i.exec(response.headers.get('Content-Type') ?? '')?.[1];
   if (!boundary) throw new Error('The multi-call answer names no boundary');
   const answers = new Map<string, Response>();
-  for (const part of parseMultipart(new Uint8Array(await response.arrayBuffer()), { boundary })) {
+  // The service's own answer: its parts may be as large as a single call's answer (a document, a long list).
+  const limits = { boundary, maxFileSize: Infinity, maxTotalSize: Infinity };
+  for (const part of parseMultipart(new Uint8Array(await response.arrayBuffer()), limits)) {
     const headers = new Headers();
     for (const [name, value] of Object.entries(part.headers))
       if (value !== undefined) headers.set(name, value);
@@ -118,9 +142,9 @@ async function answersOf(response: Response, count: number): Promise<Response[]>
       new Response(body, { status: code, statusText: reason.join(' '), headers }),
     );
   }
-  return Array.from({ length: count }, (_, index) => {
-    const answer = answers.get(`<part-${index}>`);
-    if (!answer) throw new Error(`The multi-call answer has no part for <part-${index}>`);
-    return answer;
-  });
+  return Array.from(
+    { length: count },
+    (_, index) =>
+      answers.get(`<part-${index}>`) ?? new Error(`The multi-call answer has no part for <part-${index}>`),
+  );
 }

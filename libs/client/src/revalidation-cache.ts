@@ -1,4 +1,4 @@
-import type { FetchFunction } from './fetch-function.js';
+import { type FetchFunction, withUrl } from './fetch-function.js';
 
 interface CachedAnswer {
   lastModified: string;
@@ -28,7 +28,7 @@ export class RevalidationCache {
       const cached = this.answers.get(request.url);
       if (cached) request.headers.set('If-Modified-Since', cached.lastModified);
       const response = await send(request);
-      if (cached && response.status === 304) return replayed(cached, response);
+      if (cached && response.status === 304) return withUrl(replayed(cached, response), request.url);
       return this.keep(request.url, response);
     };
   }
@@ -48,7 +48,10 @@ export class RevalidationCache {
     this.answers.delete(url);
     this.answers.set(url, { lastModified, status: response.status, headers, body });
     if (this.answers.size > this.maxEntries) this.answers.delete(this.answers.keys().next().value as string);
-    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+    return withUrl(
+      new Response(body, { status: response.status, statusText: response.statusText, headers }),
+      url,
+    );
   }
 }
 

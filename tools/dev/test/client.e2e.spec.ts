@@ -48,6 +48,10 @@ const IMPORT_ACCOUNT = {
 };
 const [API_CLIENT] = DEMO_API_CLIENTS;
 const EMPLOYEE = DEMO_EMPLOYEES[0].code;
+const CALCULATION = {
+  policyholder: { birthdate: 482716800 },
+  subject_matter: { policyholder: { civil_servant: false }, include_children: false },
+};
 /** Short, so the calculation test sees a token expire and the client log in again. */
 const CALC_TOKEN_SECONDS = 4;
 
@@ -270,11 +274,7 @@ describeWithNginx('@broker/client against the running services, through the gate
   it('area B: logs in once, and again when the token has expired', async () => {
     const network = recordingFetch();
     const calc = createCalcClient({ baseUrl: `${gateway.url}/api`, ...DEMO_CALC_USER, fetch: network.fetch });
-    const body = {
-      policyholder: { birthdate: 482716800 },
-      subject_matter: { policyholder: { civil_servant: false }, include_children: false },
-    };
-    const calculate = () => must(calc.api.POST('/v1/calculate/private-liability', { body }));
+    const calculate = () => must(calc.api.POST('/v1/calculate/private-liability', { body: CALCULATION }));
     await Promise.all([calculate(), calculate()]);
     await new Promise((resolve) => setTimeout(resolve, CALC_TOKEN_SECONDS * 1000 + 200));
     const offers = await calculate();
@@ -283,6 +283,28 @@ describeWithNginx('@broker/client against the running services, through the gate
     expect(logins.map((login) => login.status)).toEqual([200, 200]);
     expect(network.sent.every((request) => request.status === 200)).toBe(true);
   }, 30_000);
+
+  it('area B: a refused login is not repeated by every call (that would lock the user out)', async () => {
+    const network = recordingFetch();
+    const calc = createCalcClient({
+      baseUrl: `${gateway.url}/api`,
+      username: DEMO_CALC_USER.username,
+      password: 'not-the-password',
+      fetch: network.fetch,
+    });
+    const attempts = await Promise.all(
+      [1, 2, 3].map(() =>
+        must(calc.api.POST('/v1/calculate/private-liability', { body: CALCULATION })).catch(
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    const again = await must(calc.api.POST('/v1/calculate/private-liability', { body: CALCULATION })).catch(
+      (error: unknown) => error,
+    );
+    for (const error of [...attempts, again]) expect(isApiErrorViewError(error) && error.status).toBe(401);
+    expect(network.sent.map((request) => new URL(request.url).pathname)).toEqual(['/api/login']);
+  });
 
   it('area C: calls of one tick go as one multi-call, a failing part is that call’s error', async () => {
     const network = recordingFetch();
@@ -340,6 +362,55 @@ describeWithNginx('@broker/client against the running services, through the gate
     expect(Array.isArray(companies.data)).toBe(true);
   });
 
+  it('area C: more calls than a multi-call takes go as several, one after the other, in the order made', async () => {
+    const network = recordingFetch();
+    const broker = createBrokerClient({
+      baseUrl: `${gateway.url}/service/demo/broker/1.0/rest`,
+      ...API_CLIENT,
+      fetch: network.fetch,
+    });
+    const cities = Array.from({ length: 101 }, (_, index) => `Ort-${index}`);
+    const answers = await Promise.all(
+      cities.map((city) =>
+        broker.PATCH('/vermittler/{vmt}', {
+          params: { path: { vmt: 'V1003' } },
+          body: { Adresse: { Ort: city } },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.response.status)).toEqual(cities.map(() => 200));
+    expect(network.sent.map((request) => request.contentType?.split(';')[0])).toEqual([
+      'multipart/related',
+      'application/json',
+    ]);
+    const { data } = await broker.PATCH('/vermittler/{vmt}', {
+      params: { path: { vmt: 'V1003' } },
+      body: {},
+    });
+    expect(JSON.stringify(data)).toContain('"Ort-100"');
+  });
+
+  it('area C: a call aborted before its batch is sent is left out of it', async () => {
+    const network = recordingFetch();
+    const employee = createEmployeeClient({
+      baseUrl: employeeBase(),
+      ...API_CLIENT,
+      fetch: network.fetch,
+      cache: false,
+    });
+    const abort = new AbortController();
+    const [aborted, kept] = await Promise.allSettled([
+      employee.GET('/anreden', { signal: abort.signal }),
+      employee.GET('/adresstypen'),
+      Promise.resolve().then(() => abort.abort()),
+    ]);
+    expect(aborted).toMatchObject({ status: 'rejected', reason: { name: 'AbortError' } });
+    expect(kept).toMatchObject({ status: 'fulfilled', value: { response: { status: 200 } } });
+    expect(network.sent.map((request) => new URL(request.url).pathname)).toEqual([
+      '/service/demo/employee/1.0/rest/adresstypen',
+    ]);
+  });
+
   it('area C: revalidates a cached list instead of reading it again, and answers from the cache on 304', async () => {
     const network = recordingFetch();
     const employee = createEmployeeClient({ baseUrl: employeeBase(), ...API_CLIENT, fetch: network.fetch });
@@ -367,6 +438,17 @@ describeWithNginx('@broker/client against the running services, through the gate
     expect((await lateClock.GET('/adresstypen')).response.status).toBe(200);
     // Refused once for the clock, then signed on the server's time from then on.
     expect(network.sent.map((request) => request.status)).toEqual([400, 200, 200]);
+
+    const unbatched = createEmployeeClient({
+      baseUrl: employeeBase(),
+      ...API_CLIENT,
+      batch: false,
+      now: () => Date.now() + 5 * 60_000,
+    });
+    // Three calls in flight before any answer told the clock: each is signed again on its own.
+    const paths = ['/anreden', '/adresstypen', '/kontaktarten'] as const;
+    const answers = await Promise.all(paths.map((path) => unbatched.GET(path)));
+    expect(answers.map((answer) => answer.response.status)).toEqual([200, 200, 200]);
 
     const otp = createEmployeeClient({ baseUrl: employeeBase(), ...API_CLIENT, proof: 'otp' });
     expect((await otp.GET('/kontaktarten')).response.status).toBe(200);

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from '@broker/local-services';
@@ -42,6 +42,8 @@ export async function startGateway(
   >,
 ): Promise<RunningGateway> {
   const stateDir = mkdtempSync(join(tmpdir(), 'gateway-'));
+  // nginx's workers (nobody, when the tests run as root) write request bodies of more than 16 KiB below it.
+  chmodSync(stateDir, 0o755);
   const port = await findFreePort();
   const upstream = (service: RunningProcess) => new URL(service.baseUrl).host;
   writeFileSync(
