@@ -77,6 +77,8 @@ describe('OpenAPI documents of the broker and employee services', () => {
     expect(Object.keys(document.paths['/'])).toEqual(['post']);
     const download = document.paths['/{ma}/kunden/{customerId}/archiveintraege/{entryId}/dokument'];
     expect(Object.keys(download.get.responses['200'].content ?? {})).toEqual(['application/pdf']);
+    // The spec's spelling of the schema, double f included.
+    expect(Object.keys(document.components.schemas)).toContain('SendeUnterschrifftenlinkAuftrag');
   });
 
   it("names the employee operations as the spec does, with the caller's parameters and every error answer", async () => {

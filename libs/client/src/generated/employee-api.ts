@@ -632,7 +632,7 @@ export interface components {
             mail?: string;
             id?: string;
         };
-        SendeUnterschriftenlinkAuftrag: {
+        SendeUnterschrifftenlinkAuftrag: {
             /** @enum {string} */
             Art: "maklervollmacht";
             /** @enum {string} */
@@ -3261,7 +3261,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SendeUnterschriftenlinkAuftrag"];
+                "application/json": components["schemas"]["SendeUnterschrifftenlinkAuftrag"];
             };
         };
         responses: {
@@ -3347,7 +3347,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SendeUnterschriftenlinkAuftrag"];
+                "application/json": components["schemas"]["SendeUnterschrifftenlinkAuftrag"];
             };
         };
         responses: {
@@ -3434,7 +3434,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SendeUnterschriftenlinkAuftrag"];
+                "application/json": components["schemas"]["SendeUnterschrifftenlinkAuftrag"];
             };
         };
         responses: {
@@ -3521,7 +3521,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SendeUnterschriftenlinkAuftrag"];
+                "application/json": components["schemas"]["SendeUnterschrifftenlinkAuftrag"];
             };
         };
         responses: {

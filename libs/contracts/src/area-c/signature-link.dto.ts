@@ -4,7 +4,7 @@ export const SIGNATURE_LINK_KINDS = ['maklervollmacht'] as const;
 export const SIGNATURE_LINK_CHANNELS = ['sms', 'email'] as const;
 
 /** SendeUnterschrifftenlinkAuftrag; `KundeId` names the customer on the path without a customer id. */
-export class SendeUnterschriftenlinkAuftrag {
+export class SendeUnterschrifftenlinkAuftrag {
   @IsIn(SIGNATURE_LINK_KINDS)
   Art!: (typeof SIGNATURE_LINK_KINDS)[number];
 

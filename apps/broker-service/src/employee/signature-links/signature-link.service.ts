@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Meldungen, SendeUnterschriftenlinkAuftrag } from '@broker/contracts';
+import type { Meldungen, SendeUnterschrifftenlinkAuftrag } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
 import { CustomerMessages } from '../../notifications/customer-messages.js';
 import { MessageDelivery } from '../../notifications/delivery.js';
@@ -29,7 +29,7 @@ export class SignatureLinkService {
   async send(
     scope: EmployeeScope,
     customerId: string,
-    order: SendeUnterschriftenlinkAuftrag,
+    order: SendeUnterschrifftenlinkAuftrag,
   ): Promise<Meldungen> {
     const channel = order.Kommunikationsweg;
     const sent = await this.db.transaction(async (tx) => {

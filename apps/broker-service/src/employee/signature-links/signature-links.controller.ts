@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs
 import { ApiJsonAnswer } from '@broker/platform';
 import { ApiOperation } from '@nestjs/swagger';
 import { HeaderGroupGuard } from '@broker/auth';
-import { SendeUnterschriftenlinkAuftrag } from '@broker/contracts';
+import { SendeUnterschrifftenlinkAuftrag } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
 import { EMPLOYEE_BASE, type EmployeeScope, EmployeeScopeGuard, Scope } from '../employee-scope.js';
 import { ParseIdPipe } from '../ids.js';
@@ -23,7 +23,7 @@ export class SignatureLinksController {
   })
   @ApiJsonAnswer('Meldungen')
   @Get('unterschriftenlinks/_senden')
-  sendByGet(@Scope() scope: EmployeeScope, @Body() order: SendeUnterschriftenlinkAuftrag) {
+  sendByGet(@Scope() scope: EmployeeScope, @Body() order: SendeUnterschrifftenlinkAuftrag) {
     return this.links.send(scope, customerOf(order), order);
   }
 
@@ -34,7 +34,7 @@ export class SignatureLinksController {
   @ApiJsonAnswer('Meldungen')
   @Post('unterschriftenlinks/_senden')
   @HttpCode(200)
-  sendByPost(@Scope() scope: EmployeeScope, @Body() order: SendeUnterschriftenlinkAuftrag) {
+  sendByPost(@Scope() scope: EmployeeScope, @Body() order: SendeUnterschrifftenlinkAuftrag) {
     return this.links.send(scope, customerOf(order), order);
   }
 
@@ -47,7 +47,7 @@ export class SignatureLinksController {
   sendForCustomerByGet(
     @Scope() scope: EmployeeScope,
     @Param('customerId', ParseIdPipe) customerId: string,
-    @Body() order: SendeUnterschriftenlinkAuftrag,
+    @Body() order: SendeUnterschrifftenlinkAuftrag,
   ) {
     return this.links.send(scope, sameCustomer(customerId, order), order);
   }
@@ -62,19 +62,19 @@ export class SignatureLinksController {
   sendForCustomerByPost(
     @Scope() scope: EmployeeScope,
     @Param('customerId', ParseIdPipe) customerId: string,
-    @Body() order: SendeUnterschriftenlinkAuftrag,
+    @Body() order: SendeUnterschrifftenlinkAuftrag,
   ) {
     return this.links.send(scope, sameCustomer(customerId, order), order);
   }
 }
 
-function customerOf(order: SendeUnterschriftenlinkAuftrag): string {
+function customerOf(order: SendeUnterschrifftenlinkAuftrag): string {
   if (!order.KundeId) throw DomainError.validation(['KundeId is required on this path']);
   return order.KundeId;
 }
 
 /** On the path with a customer id, a KundeId in the body must name the same customer. */
-function sameCustomer(customerId: string, order: SendeUnterschriftenlinkAuftrag): string {
+function sameCustomer(customerId: string, order: SendeUnterschrifftenlinkAuftrag): string {
   if (order.KundeId !== undefined && order.KundeId !== customerId)
     throw DomainError.validation([`KundeId ${order.KundeId} is not the customer ${customerId} of the path`]);
   return customerId;
