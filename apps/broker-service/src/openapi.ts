@@ -4,16 +4,56 @@ import type { OpenApiDocumentSettings, OpenApiSettings } from '@broker/platform'
 /** The header group of area C, its error body and its path conventions, the same for both interfaces. */
 const AREA_C: Pick<
   OpenApiSettings,
-  'version' | 'securitySchemes' | 'security' | 'schemas' | 'serverVariables' | 'errors'
+  'version' | 'securitySchemes' | 'security' | 'schemas' | 'serverVariables' | 'errors' | 'headerParameters'
 > = {
   version: '1.0',
   securitySchemes: {
-    apiId: { type: 'apiKey', in: 'header', name: 'X-Svc-Api-Id' },
-    timestamp: { type: 'apiKey', in: 'header', name: 'X-Svc-Timestamp' },
-    nonce: { type: 'apiKey', in: 'header', name: 'X-Svc-Nonce' },
-    digest: { type: 'apiKey', in: 'header', name: 'X-Svc-Digest' },
-    otp: { type: 'apiKey', in: 'header', name: 'X-Svc-Otp' },
+    apiId: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Svc-Api-Id',
+      description: 'The id of the API client; it acts for its broker, whose employee {ma} must be',
+    },
+    timestamp: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Svc-Timestamp',
+      description:
+        'The time of the request, at most 30 s from the server clock: ISO 8601 with an offset, or ' +
+        'YYYY-MM-DDTHH:mm:ss in Europe/Berlin (or the zone of X-Svc-Timezone)',
+    },
+    nonce: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Svc-Nonce',
+      description: '40 lower-case hex characters, fresh for every request (a nonce is accepted once)',
+    },
+    digest: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Svc-Digest',
+      description: 'Lower-case hex sha1(nonce + timestamp + apiKey) over the header values exactly as sent',
+    },
+    otp: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Svc-Otp',
+      description:
+        "Instead of timestamp, nonce and digest: the RFC 6238 TOTP of the API key's UTF-8 bytes " +
+        '(SHA-1, 8 digits, 30 s step, one step of tolerance)',
+    },
   },
+  headerParameters: [
+    {
+      name: 'X-Svc-Timezone',
+      in: 'header',
+      required: false,
+      description:
+        'The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; ' +
+        'default Europe/Berlin. Output stays in Europe/Berlin.',
+      schema: { type: 'string', example: 'Europe/Berlin' },
+    },
+  ],
   security: [
     { apiId: [], timestamp: [], nonce: [], digest: [] },
     { apiId: [], otp: [] },

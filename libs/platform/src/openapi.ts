@@ -46,6 +46,8 @@ export interface OpenApiSettings {
   serverVariables?: Record<string, { default: string; description: string }>;
   /** Operations anyone may call (e.g. a login), by operationId: described with no security. */
   publicOperations?: string[];
+  /** Header parameters every operation takes (read by guards or interceptors, not by the handlers). */
+  headerParameters?: ParameterObject[];
   /** Path parameters the routes read outside their handlers (in guards), described on every path having them. */
   pathParameters?: Record<string, { description: string; example?: string }>;
   errors: OpenApiErrors;
@@ -143,7 +145,11 @@ function completeOperation(path: string, operation: Operation, settings: OpenApi
     example: settings.pathParameters?.[name]?.example,
     schema: { type: 'string' },
   }));
-  operation.parameters = [...parameters, ...(operation.parameters ?? [])];
+  operation.parameters = [
+    ...parameters,
+    ...(operation.parameters ?? []),
+    ...(settings.headerParameters ?? []),
+  ];
   const errorBody = {
     'application/json': { schema: { $ref: `#/components/schemas/${settings.errors.schema}` } },
   };

@@ -143,7 +143,10 @@ export interface operations {
     getLaender: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -234,7 +237,10 @@ export interface operations {
     getGesellschaften: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 vmt: string;
             };
@@ -327,7 +333,10 @@ export interface operations {
     updateUntervermittler: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 vmt: string;
             };
@@ -409,7 +418,10 @@ export interface operations {
     multiCall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };

@@ -667,7 +667,10 @@ export interface operations {
     getAnreden: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -758,7 +761,10 @@ export interface operations {
     getKundenKontaktarten: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -849,7 +855,10 @@ export interface operations {
     getKundenNotizTypen: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -940,7 +949,10 @@ export interface operations {
     getAdresstypen: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1031,7 +1043,10 @@ export interface operations {
     getLaender: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1122,7 +1137,10 @@ export interface operations {
     getVermittlerKundenDetails: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -1204,7 +1222,10 @@ export interface operations {
     getVermittlerKundenDetail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -1287,7 +1308,10 @@ export interface operations {
     getKundenDetails: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -1370,7 +1394,10 @@ export interface operations {
     getKundenDetail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -1454,7 +1481,10 @@ export interface operations {
     setKundenDetail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -1549,7 +1579,10 @@ export interface operations {
                 /** @description Hits per page */
                 size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -1640,7 +1673,10 @@ export interface operations {
                 /** @description Hits per page */
                 size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -1728,7 +1764,10 @@ export interface operations {
     addKunde: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -1814,7 +1853,10 @@ export interface operations {
     getKunde: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -1897,7 +1939,10 @@ export interface operations {
     setKunde: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -1984,7 +2029,10 @@ export interface operations {
     getKundenAdressen: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2067,7 +2115,10 @@ export interface operations {
     addKundenAdresse: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2154,7 +2205,10 @@ export interface operations {
     getKundenAdresse: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2238,7 +2292,10 @@ export interface operations {
     setKundenAdresse: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2326,7 +2383,10 @@ export interface operations {
     deleteKundenAdresse: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2407,7 +2467,10 @@ export interface operations {
     getKundenKontaktdaten: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2490,7 +2553,10 @@ export interface operations {
     addKundenKontaktdatensatz: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2577,7 +2643,10 @@ export interface operations {
     getKundenKontaktdatensatz: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2661,7 +2730,10 @@ export interface operations {
     setKundenKontaktdatensatz: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2749,7 +2821,10 @@ export interface operations {
     deleteKundenKontaktdatensatz: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2830,7 +2905,10 @@ export interface operations {
     getKundenVertraege: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2913,7 +2991,10 @@ export interface operations {
     getKundenDokumente: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -2996,7 +3077,10 @@ export interface operations {
     getKundenArchiveintraege: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -3079,7 +3163,10 @@ export interface operations {
     getKundenArchiveintrag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -3163,7 +3250,10 @@ export interface operations {
     getKundenArchiveintragDokument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -3249,7 +3339,10 @@ export interface operations {
     sendUnterschrifftenlink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -3335,7 +3428,10 @@ export interface operations {
     sendUnterschrifftenlinkPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -3421,7 +3517,10 @@ export interface operations {
     sendKundenUnterschrifftenlink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -3508,7 +3607,10 @@ export interface operations {
     sendKundenUnterschrifftenlinkPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path: {
                 /**
                  * @description The employee code (of the API client’s broker)
@@ -3595,7 +3697,10 @@ export interface operations {
     multiCall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
             path?: never;
             cookie?: never;
         };
