@@ -224,6 +224,57 @@ describe('employee service: searchKunden in a broker pool', () => {
     expect((await search(toClient, 'R2', 'Umzugsrennen')).total).toBe(1);
   });
 
+  describe('a refresh in progress (an import writing its customers’ documents)', () => {
+    /** Holds a refresh of one customer of P70 open, as an import's refresh holds it until its stage commits. */
+    async function refreshing(): Promise<Client> {
+      const holder = await openTransaction();
+      await holder.query(
+        `SELECT broker.customer_search_refresh(ARRAY(SELECT id FROM broker.customer WHERE broker_id = $1 LIMIT 1))`,
+        [await brokerId('P70')],
+      );
+      return holder;
+    }
+
+    it('does not hold up an update of a broker that moves nobody', async () => {
+      const holder = await refreshing();
+      try {
+        const waited = await whileHeld(
+          holder,
+          `UPDATE broker.broker SET city = 'Bremen' WHERE id = ${await brokerId('P80')}`,
+        );
+        expect(waited).toBe(false);
+      } finally {
+        await holder.end();
+      }
+    });
+
+    it('holds up a move in its tenant until it commits, and no move in another tenant', async () => {
+      const { rows } = await db.query<{ id: string }>(
+        `WITH tenant AS (INSERT INTO broker.tenant (code, name) VALUES ('zweiter-pool', 'Zweiter Pool') RETURNING id)
+         INSERT INTO broker.broker (tenant_id, broker_number, name)
+         SELECT id, number, 'Zweit ' || number FROM tenant, unnest(ARRAY['Z1', 'Z2']) number RETURNING id::text`,
+      );
+      const [other, otherParent] = rows.map((row) => Number(row.id));
+      let holder = await refreshing();
+      try {
+        expect(
+          await whileHeld(holder, `UPDATE broker.broker SET parent_id = ${otherParent} WHERE id = ${other}`),
+        ).toBe(false);
+      } finally {
+        await holder.end();
+      }
+      holder = await refreshing();
+      try {
+        const [moved, to] = [await brokerId('P90S'), await brokerId('P100')];
+        expect(
+          await whileHeld(holder, `UPDATE broker.broker SET parent_id = ${to} WHERE id = ${moved}`),
+        ).toBe(true);
+      } finally {
+        await holder.end();
+      }
+    });
+  });
+
   it("refreshes a customer's document from what a concurrent change committed", async () => {
     // Written as an import writes it: its document waits for the import's refresh.
     const { rows } = await db.query<{ id: string }>(

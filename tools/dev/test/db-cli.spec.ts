@@ -114,8 +114,9 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
       'SELECT count(*)::int AS count FROM broker.customer',
     );
     expect(customers[0]?.count).toBeGreaterThan(0);
-    const down = await runScript(DB_CLI, ['revert'], env);
-    expect(down.stdout).toContain('Reverted 1 migration(s)');
+    // The tenant locks (…014), then the broker keys (…013).
+    const down = await runScript(DB_CLI, ['revert', '2'], env);
+    expect(down.stdout).toContain('Reverted 2 migration(s)');
     const words = await query<{ customers: number }>(
       database.url,
       'SELECT count(DISTINCT customer_id)::int AS customers FROM broker.customer_search_word',

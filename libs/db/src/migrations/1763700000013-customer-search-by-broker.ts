@@ -11,10 +11,22 @@ const MAX_BROKER_DEPTH = 64;
  */
 const LONGEST_WORD_BYTES = 1_000;
 /**
- * Moves of brokers and refreshes of documents take turns on this advisory lock (exclusive and shared), so a
- * document is never written with a chain of brokers that a move committed in the meantime makes stale.
+ * How moves of brokers and refreshes of documents take turns (exclusive and shared advisory locks), so a document
+ * is never written with a chain of brokers that a move committed in the meantime makes stale: PL/pgSQL statements,
+ * `refresh` in customer_search_refresh(ids), `move` in the move trigger once `moved` (bigint[]) holds the brokers
+ * whose parent changed.
  */
+export interface HierarchyLocking {
+  refresh: string;
+  move: string;
+}
+
+/** One lock for the whole database (this migration's; CustomerSearchTenantLock1763700000014 takes one per tenant). */
 const HIERARCHY_LOCK = `hashtextextended('broker.customer_search hierarchy', 0)`;
+export const DATABASE_HIERARCHY_LOCKING: HierarchyLocking = {
+  refresh: `PERFORM pg_advisory_xact_lock_shared(${HIERARCHY_LOCK});`,
+  move: `PERFORM pg_advisory_xact_lock(${HIERARCHY_LOCK});`,
+};
 
 /**
  * searchKunden at broker-pool scale: a search costs what the caller's own customers cost, not what the tenant's do.
@@ -63,9 +75,14 @@ export class CustomerSearchByBroker1763700000013 implements MigrationInterface {
       ${new CustomerSearch1763700000008().sourceQuery(unaccent, shortWords)}`);
     await createKeyFunctions(db);
     await createChains(db);
-    await createRefresh(db);
+    await createRefresh(db, DATABASE_HIERARCHY_LOCKING);
     await createRebuild(db, await extensionSchema(db, 'pg_trgm'));
-    await createMoveTrigger(db);
+    await createRechain(db);
+    await createMoveFunction(db, DATABASE_HIERARCHY_LOCKING);
+    await db.query(`
+      CREATE TRIGGER customer_search_brokers_moved AFTER UPDATE ON broker.broker
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION broker.customer_search_brokers_moved()`);
     await createDeferringTriggerFunctions(db);
     await db.query('SELECT broker.customer_search_rebuild()');
   }
@@ -151,12 +168,12 @@ async function createChains(db: QueryRunner): Promise<void> {
  * the second computes the documents from what the first committed; its next statement sees it. Rows are written in
  * the order of their broker, so a broker's customers tend to share pages: a search then reads fewer pages.
  */
-async function createRefresh(db: QueryRunner): Promise<void> {
+export async function createRefresh(db: QueryRunner, locking: HierarchyLocking): Promise<void> {
   await db.query(`
-    CREATE FUNCTION broker.customer_search_refresh(ids bigint[]) RETURNS void LANGUAGE plpgsql AS $$
+    CREATE OR REPLACE FUNCTION broker.customer_search_refresh(ids bigint[]) RETURNS void LANGUAGE plpgsql AS $$
     BEGIN
       IF cardinality(ids) = 0 THEN RETURN; END IF;
-      PERFORM pg_advisory_xact_lock_shared(${HIERARCHY_LOCK});
+      ${locking.refresh}
       PERFORM FROM broker.customer WHERE id = ANY (ids) ORDER BY id FOR NO KEY UPDATE;
       WITH source AS MATERIALIZED (
              SELECT v.customer_id, v.broker_id, v.words FROM broker.customer_search_source v
@@ -207,9 +224,9 @@ async function createRebuild(db: QueryRunner, trgm: string): Promise<void> {
 /**
  * When brokers move (their parent_id changes), every customer below them gets its new chain of brokers, in the
  * move's own statement: one set-based update of those customers' rows. The move first waits for the refreshes in
- * progress (HIERARCHY_LOCK), and the rechain, a statement after that, sees the documents they committed.
+ * progress (HierarchyLocking), and the rechain, a statement after that, sees the documents they committed.
  */
-async function createMoveTrigger(db: QueryRunner): Promise<void> {
+async function createRechain(db: QueryRunner): Promise<void> {
   await db.query(`
     CREATE FUNCTION broker.customer_search_rechain(moved bigint[]) RETURNS void LANGUAGE sql AS $$
       WITH RECURSIVE below(id, tenant_id) AS (
@@ -222,18 +239,20 @@ async function createMoveTrigger(db: QueryRunner): Promise<void> {
              JOIN chains ch ON ch.broker_id = b.id
        WHERE s.customer_id = c.id AND s.brokers IS DISTINCT FROM ch.brokers
     $$`);
+}
+
+/** The statement trigger of broker.broker: rechains the customers below the brokers an update moved. */
+export async function createMoveFunction(db: QueryRunner, locking: HierarchyLocking): Promise<void> {
   await db.query(`
-    CREATE FUNCTION broker.customer_search_brokers_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE OR REPLACE FUNCTION broker.customer_search_brokers_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      moved bigint[] := ARRAY(
+        SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.parent_id IS DISTINCT FROM o.parent_id);
     BEGIN
-      PERFORM pg_advisory_xact_lock(${HIERARCHY_LOCK});
-      PERFORM broker.customer_search_rechain(ARRAY(
-        SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.parent_id IS DISTINCT FROM o.parent_id));
+      ${locking.move}
+      PERFORM broker.customer_search_rechain(moved);
       RETURN NULL;
     END $$`);
-  await db.query(`
-    CREATE TRIGGER customer_search_brokers_moved AFTER UPDATE ON broker.broker
-      REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
-      EXECUTE FUNCTION broker.customer_search_brokers_moved()`);
 }
 
 /** The triggers of CustomerSearch1763700000008, leaving the documents to the writer when it deferred them. */

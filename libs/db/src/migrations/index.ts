@@ -11,6 +11,7 @@ import { CompanyAgreements1763700000010 } from './1763700000010-company-agreemen
 import { MandateSigning1763700000011 } from './1763700000011-mandate-signing.js';
 import { CustomerSearchPriorWord1763700000012 } from './1763700000012-customer-search-prior-word.js';
 import { CustomerSearchByBroker1763700000013 } from './1763700000013-customer-search-by-broker.js';
+import { CustomerSearchTenantLock1763700000014 } from './1763700000014-customer-search-tenant-lock.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -27,4 +28,5 @@ export const allMigrations = [
   MandateSigning1763700000011,
   CustomerSearchPriorWord1763700000012,
   CustomerSearchByBroker1763700000013,
+  CustomerSearchTenantLock1763700000014,
 ];
