@@ -317,8 +317,8 @@ describe('multi-call (multipart/related) on the broker and employee services', (
       });
     });
 
-    it('a body that is not multipart: 400', async () => {
-      const response = await batch(BROKER_BASE, '{"a": 1}', { contentType: 'application/json' }).expect(400);
+    it('a body that is not multipart: 415', async () => {
+      const response = await batch(BROKER_BASE, '{"a": 1}', { contentType: 'application/json' }).expect(415);
       expect(JSON.parse((response.body as Buffer).toString())).toEqual({
         Meldungen: [expect.stringContaining('multipart/related')],
       });

@@ -258,10 +258,17 @@ describe('POST /api/v1/calculate/private-liability', () => {
       }
     });
 
-    it('refuses a request without a JSON body', async () => {
+    it('refuses a request without a body (400) and a body that is not JSON (415), calculating nothing', async () => {
       await request(calc.server()).post(PATH).set('Authorization', `Bearer ${token}`).expect(400);
-      const text = await calculate('birthdate=1').set('Content-Type', 'text/plain').expect(400);
-      expect(text.body).toMatchObject({ status: 400, code: expect.any(Number) });
+      const text = await calculate(JSON.stringify(singleRequest()))
+        .set('Content-Type', 'text/plain')
+        .expect(415);
+      expect(text.body).toEqual({
+        name: 'UnsupportedMediaType',
+        message: 'The body has Content-Type text/plain; this operation takes application/json',
+        code: expect.any(Number),
+        status: 415,
+      });
     });
 
     it('refuses a body that is not a JSON object', async () => {

@@ -2,11 +2,7 @@ import 'reflect-metadata';
 import { serve } from '@broker/platform';
 import { AppModule } from './app.module.js';
 import { loadImportConfig } from './config.js';
-import { importOpenApi } from './openapi.js';
+import { importHttpSettings } from './http-settings.js';
 
 const config = loadImportConfig();
-void serve(AppModule.forRoot(config), {
-  service: 'import-service',
-  config,
-  openApi: importOpenApi(config),
-});
+void serve(AppModule.forRoot(config), { service: 'import-service', config, ...importHttpSettings(config) });

@@ -1,5 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { readdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
@@ -20,7 +22,7 @@ import {
   lintOpenApi,
 } from '@broker/testing';
 import { AppModule } from '../src/app.module.js';
-import { importOpenApi } from '../src/openapi.js';
+import { importHttpSettings } from '../src/http-settings.js';
 import { checkImportConfig, importEnvShape } from '../src/config.js';
 
 const MAX_UPLOAD_BYTES = 64 * 1024;
@@ -55,7 +57,7 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       DB_POOL_WAIT_MS: '300',
     });
     checkImportConfig(config);
-    app = await createHttpApp(AppModule.forRoot(config), { openApi: importOpenApi(config) });
+    app = await createHttpApp(AppModule.forRoot(config), importHttpSettings(config));
     await app.init();
   });
 
@@ -223,6 +225,65 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
         .attach('file', tooLarge, 'big.gdv')
         .expect(413);
       expect(response.body).toMatchObject({ name: 'PayloadTooLarge', status: 413 });
+    });
+
+    /** Sends the headers of an upload that claims `length` bytes, and at most `body` of them. */
+    async function declaredUpload(length: number, headers: Record<string, string>, body?: Buffer) {
+      const listening = app.getHttpServer() as http.Server;
+      if (!listening.listening)
+        await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+      const { port } = listening.address() as AddressInfo;
+      const authorization = await bearer();
+      return new Promise<{ status: number; continued: boolean; body: unknown }>((resolve, reject) => {
+        let continued = false;
+        const sent = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/v1/import',
+            headers: {
+              Authorization: authorization,
+              'Content-Type': 'multipart/form-data; boundary=x',
+              'Content-Length': String(length),
+              ...headers,
+            },
+          },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.on('end', () =>
+              resolve({ status: response.statusCode ?? 0, continued, body: JSON.parse(text) as unknown }),
+            );
+          },
+        );
+        sent.on('continue', () => {
+          continued = true;
+          sent.end(body);
+        });
+        sent.on('error', reject);
+        if (body && !headers.Expect) sent.write(body);
+      });
+    }
+
+    it('413 from a Content-Length above the limit, before a byte of the body is read', async () => {
+      const before = await processCount();
+      // Not one byte of the 300 MiB it claims is sent: the answer cannot have waited for them.
+      const answer = await declaredUpload(300 * 1024 ** 2, {}, Buffer.from('--x\r\n'));
+      expect(answer).toMatchObject({ status: 413, body: { name: 'PayloadTooLarge', status: 413 } });
+      expect(await processCount()).toBe(before);
+      expect(storedFiles(environment.storageDir)).toEqual([]);
+    });
+
+    it('answers Expect: 100-continue of an oversized upload with 413, and a fitting one with 100 Continue', async () => {
+      const refused = await declaredUpload(300 * 1024 ** 2, { Expect: '100-continue' });
+      expect(refused).toMatchObject({ status: 413, continued: false });
+      const form = Buffer.from(
+        '--x\r\nContent-Disposition: form-data; name="broker"\r\n\r\nV1000\r\n--x--\r\n',
+      );
+      const fitting = await declaredUpload(form.length, { Expect: '100-continue' }, form);
+      // Continued, then refused for the missing file: the body was asked for and read.
+      expect(fitting).toMatchObject({ status: 400, continued: true });
     });
   });
 

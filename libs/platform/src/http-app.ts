@@ -1,12 +1,18 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpException, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import express from 'express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { classifyClientFault, type ClientFaultRenderer, serverFaultPage } from '@broker/errors';
+import {
+  classifyClientFault,
+  type ClientFaultRenderer,
+  DomainError,
+  ErrorCode,
+  serverFaultPage,
+} from '@broker/errors';
 import { NestLogger, ProcessLogger } from './logging.js';
 import { instrumentHttpApp, ProcessMetrics } from './metrics.js';
 import { AREA_ERROR_BODY } from './platform-modules.js';
@@ -33,6 +39,13 @@ export interface HttpAppSettings {
    * spelling of paths the app serves (area C's interface version `1.0` for `v1`).
    */
   rewriteUrl?: (url: string) => string;
+  /**
+   * Express only: the largest body a request may send, by its method and URL (undefined: the JSON limit or the
+   * route's own). A request whose Content-Length is larger is refused with 413 before a byte of its body is read
+   * (the connection is closed after the answer), and one sent with `Expect: 100-continue` gets that 413 instead
+   * of `100 Continue`, so its client never sends the body.
+   */
+  largestBody?: (request: IncomingMessage) => number | undefined;
 }
 
 export type OpenApiDocumentSettings = OpenApiSettings & { path: string };
@@ -74,6 +87,36 @@ function invalidUtf8(body: Buffer): Error | undefined {
   });
 }
 
+/** The limit `largestBody` sets for the request, when its Content-Length exceeds it. */
+function declaredOversize(
+  request: IncomingMessage,
+  largestBody: (request: IncomingMessage) => number | undefined,
+): number | undefined {
+  const limit = largestBody(request);
+  const declared = Number(request.headers['content-length']);
+  return limit !== undefined && Number.isFinite(declared) && declared > limit ? limit : undefined;
+}
+
+/** HttpAppSettings.largestBody on Express: 413 from the Content-Length, and no 100 Continue for it. */
+function refuseDeclaredOversize(
+  app: NestExpressApplication,
+  largestBody: (request: IncomingMessage) => number | undefined,
+): void {
+  const server = app.getHttpServer();
+  // With a listener, Node no longer answers Expect: 100-continue by itself; the request is handled as any other.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (declaredOversize(request, largestBody) === undefined) response.writeContinue();
+    server.emit('request', request, response);
+  });
+  app.use((request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => {
+    const limit = declaredOversize(request, largestBody);
+    if (limit === undefined) return next();
+    // The body is not read: the connection ends with the answer instead of waiting for the rest of it.
+    response.setHeader('Connection', 'close');
+    next(new DomainError(ErrorCode.PayloadTooLarge, `The request body is larger than ${limit} bytes`));
+  });
+}
+
 /** body-parser's `verify` hook. */
 function refuseInvalidUtf8(_request: IncomingMessage, _response: unknown, body: Buffer): void {
   const error = invalidUtf8(body);
@@ -88,6 +131,7 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
   // First, so that every request (the metrics scrape, and those the body parser refuses with 400 or 413) gets its
   // request id, is logged and counted.
   app.use(app.get(ProcessLogger).requests);
+  if (settings.largestBody) refuseDeclaredOversize(app, settings.largestBody);
   const { rewriteUrl } = settings;
   if (rewriteUrl)
     app.use((request: IncomingMessage, _response: unknown, next: () => void) => {

@@ -12,3 +12,4 @@ export * from './redis-connection.js';
 export * from './openapi.js';
 export * from './metrics.js';
 export * from './admission-gate.js';
+export { BodyMediaTypes } from './media-type.interceptor.js';

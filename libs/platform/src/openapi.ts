@@ -163,6 +163,13 @@ function completeOperation(path: string, operation: Operation, settings: OpenApi
       content: errorBody,
       ...(headers[status] && { headers: headers[status] }),
     };
+  if (operation.requestBody) {
+    const accepted = Object.keys((operation.requestBody as { content?: object }).content ?? {}).join(' or ');
+    operation.responses['415'] ??= {
+      description: `The body is not ${accepted} (or has no Content-Type)`,
+      content: errorBody,
+    };
+  }
   operation.responses['500'] ??= SERVER_FAULT;
   if (settings.publicOperations?.includes(operation.operationId ?? '')) operation.security = [];
 }

@@ -79,6 +79,30 @@ export function describeErrorShapes(settings: ErrorShapeSuiteSettings): void {
         .expect(400)
     ).body as unknown;
 
+  it('answers a JSON body of another or no media type with a 415 in the area shape, before the handler', async () => {
+    const valid = JSON.stringify({ birthdate: 1, name: 'x', address: { postalCode: '12345' } });
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+      const sent = request(server()).post('/__probe/validate');
+      // Bytes: superagent gives a string body a form Content-Type of its own, a Buffer none.
+      const response = await (contentType ? sent.set('Content-Type', contentType) : sent)
+        .send(Buffer.from(valid))
+        .expect(415);
+      // Fastify refuses a body without Content-Type itself, in the area shape with its own words.
+      const what = contentType ? `Content-Type ${contentType}` : 'Content-Type';
+      const messages = shape === 'meldungen' ? (response.body as { Meldungen: string[] }).Meldungen : [];
+      const message =
+        shape === 'meldungen' ? messages.join() : (response.body as { message: string }).message;
+      expect(message).toContain(what);
+      if (shape === 'api') expect(response.body).toMatchObject({ name: 'UnsupportedMediaType', status: 415 });
+      else expect(messages).toHaveLength(1);
+    }
+    await request(server())
+      .post('/__probe/validate')
+      .set('Content-Type', 'application/json; charset=utf-8')
+      .send(valid)
+      .expect(201);
+  });
+
   it('answers malformed JSON with a 400 in the area shape', async () => {
     expect(await refusedJson('{"birthdate": ')).toEqual(
       expectedClientError(shape, 400, 'MalformedRequest', ['The request body is not valid JSON']),

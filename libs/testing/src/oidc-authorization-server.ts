@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider from 'oidc-provider';
 
 /** A service account of a broker at the authorization server: its OAuth client and the claims of its tokens. */
 export interface OidcServiceAccount {
@@ -38,6 +37,8 @@ export async function startOidcAuthorizationServer(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const byClient = new Map(accounts.map((account) => [account.clientId, account]));
+  // Loaded here, not with the module: every test file imports this library, few start the server.
+  const { default: Provider } = await import('oidc-provider');
   const provider = new Provider(issuer, {
     clients: accounts.map((account) => ({
       client_id: account.clientId,

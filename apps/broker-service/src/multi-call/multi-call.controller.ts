@@ -1,8 +1,8 @@
 import { applyDecorators, Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { HeaderGroupGuard, type SvcPrincipal } from '@broker/auth';
-import { noStoreHeader, REQUEST_ID_HEADER } from '@broker/platform';
+import { BodyMediaTypes, noStoreHeader, REQUEST_ID_HEADER } from '@broker/platform';
 import { BROKER_BASE, Caller } from '../broker/broker-base.js';
 import { EMPLOYEE_BASE } from '../employee/employee-scope.js';
 import { batchResponse } from './batch-response.js';
@@ -15,7 +15,7 @@ const DocumentedAsMultiCall = () =>
       operationId: 'multiCall',
       summary: 'Runs several calls of this interface in one request',
     }),
-    ApiConsumes('multipart/related'),
+    BodyMediaTypes('multipart/related'),
     ApiBody({
       description:
         'One part per call, each with the headers Content-ID, X-Svc-Method and X-Svc-Path (relative to the base) ' +

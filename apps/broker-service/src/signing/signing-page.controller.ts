@@ -12,6 +12,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { BodyMediaTypes } from '@broker/platform';
 import { ClientAddresses } from './client-address.js';
 import { SigningCsrf } from './csrf.js';
 import { FormBodyInterceptor } from './form-body.interceptor.js';
@@ -54,6 +55,7 @@ export class SigningPageController {
   }
 
   @Post()
+  @BodyMediaTypes('application/x-www-form-urlencoded')
   @UseGuards(SigningRateLimitGuard)
   @UseInterceptors(FormBodyInterceptor)
   async sign(

@@ -13,7 +13,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiOperation, ApiBody, ApiConsumes } from '@nestjs/swagger';
+import { ApiOperation, ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
   ListImportsQuery,
@@ -24,7 +24,7 @@ import {
 } from '@broker/contracts';
 import { OAuthBearerGuard, principalOf } from '@broker/auth';
 import { requestIdOf } from '@broker/errors';
-import { ApiJsonAnswer, ApiQueryParameters } from '@broker/platform';
+import { ApiJsonAnswer, ApiQueryParameters, BodyMediaTypes } from '@broker/platform';
 import type { StoredUpload } from '../storage/upload-storage-engine.js';
 import { KnownFormFieldsInterceptor } from './known-form-fields.interceptor.js';
 import { RemoveUploadOnErrorInterceptor } from './remove-upload-on-error.interceptor.js';
@@ -41,7 +41,7 @@ export class ImportController {
   @Post('import')
   @HttpCode(200)
   @UseInterceptors(FileInterceptor('file'), RemoveUploadOnErrorInterceptor, KnownFormFieldsInterceptor)
-  @ApiConsumes('multipart/form-data')
+  @BodyMediaTypes('multipart/form-data')
   @ApiBody({
     schema: {
       type: 'object',

@@ -1,0 +1,30 @@
+import type { IncomingMessage } from 'node:http';
+import type { HttpAppSettings } from '@broker/platform';
+import type { ImportConfig } from './config.js';
+import { importOpenApi } from './openapi.js';
+
+/** Room an upload needs beside its file: the multipart framing and the form fields (at most 60 of 1 KiB). */
+export const UPLOAD_FRAMING_BYTES = 1024 * 1024;
+
+const UPLOAD_PATH = '/api/v1/import';
+
+/**
+ * The import API's HTTP settings: its OpenAPI document, and uploads refused from their Content-Length (more than
+ * IMPORT_MAX_UPLOAD_BYTES and the framing) before their body is read, `Expect: 100-continue` answered with that 413.
+ */
+export function importHttpSettings(
+  config: Pick<ImportConfig, 'IMPORT_OAUTH_TOKEN_URL' | 'IMPORT_MAX_UPLOAD_BYTES'>,
+): HttpAppSettings {
+  return {
+    openApi: importOpenApi(config),
+    largestBody: (request) =>
+      isUpload(request) ? config.IMPORT_MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES : undefined,
+  };
+}
+
+/** Routed as the router does: case-insensitive, a trailing slash allowed, the query left out. */
+function isUpload(request: IncomingMessage): boolean {
+  if (request.method !== 'POST') return false;
+  const path = new URL(request.url ?? '/', 'http://upload.invalid').pathname.replace(/\/$/, '').toLowerCase();
+  return path === UPLOAD_PATH;
+}
