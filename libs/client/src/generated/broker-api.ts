@@ -393,6 +393,15 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -472,6 +481,15 @@ export interface operations {
             };
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is not multipart/related (or has no Content-Type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

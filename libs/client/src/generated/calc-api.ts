@@ -359,6 +359,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorView"];
                 };
             };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
             /** @description Too many failed logins; see Retry-After */
             429: {
                 headers: {
@@ -473,6 +482,15 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
                     "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

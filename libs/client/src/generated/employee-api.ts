@@ -1547,6 +1547,15 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -1739,6 +1748,15 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -1821,6 +1839,15 @@ export interface operations {
             };
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2004,6 +2031,15 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -2173,6 +2209,15 @@ export interface operations {
             };
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2351,6 +2396,15 @@ export interface operations {
             };
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2618,6 +2672,15 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -2789,6 +2852,15 @@ export interface operations {
             };
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3403,6 +3475,15 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -3485,6 +3566,15 @@ export interface operations {
             };
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3582,6 +3672,15 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -3672,6 +3771,15 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -3751,6 +3859,15 @@ export interface operations {
             };
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is not multipart/related (or has no Content-Type) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -219,6 +219,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorView"];
                 };
             };
+            /** @description The body is not multipart/form-data (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
