@@ -1,5 +1,5 @@
 import { RESPONSE_SCHEMAS } from '@broker/contracts';
-import type { OpenApiDocumentSettings, OpenApiSettings } from '@broker/platform';
+import { type OpenApiDocumentSettings, type OpenApiSettings, RETRY_AFTER_HEADER } from '@broker/platform';
 
 /** The header group of area C, its error body and its path conventions, the same for both interfaces. */
 const AREA_C: Pick<
@@ -67,8 +67,10 @@ const AREA_C: Pick<
       403: 'The API client, its broker or the employee is blocked',
       404: 'No such object for this caller (another broker’s object included), or an unknown API id',
       413: 'The body is larger than allowed (JSON 1 MiB; the multi-call limits)',
+      429: 'Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not)',
       503: 'Overloaded: try again after Retry-After seconds',
     },
+    headers: { 429: { 'Retry-After': RETRY_AFTER_HEADER } },
   },
 };
 

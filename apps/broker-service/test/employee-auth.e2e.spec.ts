@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { svcDigest } from '@broker/auth';
+import { svcDigest, svcOtp } from '@broker/auth';
 import { FIXTURE_API_CLIENTS, svcDigestHeaders, svcOtpHeaders } from './employee-fixture.js';
 import { BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
@@ -139,6 +139,35 @@ describe('employee service authentication (header group)', () => {
       expect(response.body).toEqual({ Meldungen: [expect.stringContaining(message)] });
     },
   );
+
+  it('refuses OTP proofs of an API id after 10 wrong ones until the hour ends (429), the digest still accepted', async () => {
+    const { rows } = await service.db.query<{ id: string }>(
+      "SELECT id::text FROM broker.broker WHERE broker_number = 'V1000'",
+    );
+    const guessed = await service.addApiClient(rows[0].id, 'otp_guess');
+    const valid = [-30_000, 0, 30_000].map((shift) => svcOtp(guessed.apiKey, Date.now() + shift));
+    const wrong = ['00000000', '00000001', '00000002', '00000003'].find((code) => !valid.includes(code))!;
+    const guess = { 'X-Svc-Api-Id': guessed.apiId, 'X-Svc-Otp': wrong };
+    for (let attempt = 0; attempt < 10; attempt++) await get(guess).expect(400);
+
+    const throttled = await get(guess).expect(429);
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(3_500);
+    expect(Number(throttled.headers['retry-after'])).toBeLessThanOrEqual(3_600);
+    expect(throttled.body).toEqual({
+      Meldungen: [
+        `Too many wrong one-time passwords for API id ${guessed.apiId}; send the digest headers or try again later`,
+      ],
+    });
+    await get(svcOtpHeaders(guessed)).expect(429);
+    await get(svcDigestHeaders(guessed)).expect(200);
+    await get(svcOtpHeaders(main)).expect(200);
+
+    const metrics = await request(service.app.getHttpServer() as App)
+      .get('/metrics')
+      .expect(200);
+    expect(metrics.text).toMatch(/auth_refusals_total\{[^}]*reason="wrong"[^}]*\} 1\d/);
+    expect(metrics.text).toMatch(/auth_refusals_total\{[^}]*reason="throttled"[^}]*\} 2/);
+  });
 
   it('refuses a replayed nonce within the timestamp window', async () => {
     const headers = svcDigestHeaders(main);

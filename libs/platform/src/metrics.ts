@@ -37,6 +37,13 @@ export class ProcessMetrics {
     registers: [this.registry],
   });
 
+  private readonly authRefusals = new Counter({
+    name: 'auth_refusals_total',
+    help: 'Credentials refused for guessing: by scheme (otp) and reason (wrong, throttled)',
+    labelNames: ['scheme', 'reason'],
+    registers: [this.registry],
+  });
+
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
@@ -50,6 +57,10 @@ export class ProcessMetrics {
 
   countOverloadRefusal(): void {
     this.overloadRefusals.inc();
+  }
+
+  countAuthRefusal(scheme: string, reason: string): void {
+    this.authRefusals.inc({ scheme, reason });
   }
 }
 

@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import {
   API_CLIENT_DIRECTORY,
@@ -9,8 +9,13 @@ import {
   InProcessCallers,
   NONCE_STORE,
   type NonceStore,
+  OTP_FAILURES,
+  type OtpFailures,
+  type OtpRefusal,
   RedisNonceStore,
+  RedisOtpFailures,
 } from '@broker/auth';
+import { ProcessMetrics } from '@broker/platform';
 import { SqlApiClientDirectory } from './sql-api-client-directory.js';
 
 export interface SvcAuthSettings {
@@ -21,6 +26,16 @@ export interface SvcAuthSettings {
 }
 
 const NONCE_REDIS = Symbol('NONCE_REDIS');
+
+const logger = new Logger('HeaderGroup');
+
+/** A refused OTP proof in the metrics and, without the OTP, in the log. */
+function reportOtpRefusal(metrics: ProcessMetrics, { apiId, reason }: OtpRefusal): void {
+  metrics.countAuthRefusal('otp', reason);
+  logger.warn(
+    `OTP proof of API id ${apiId} refused: ${reason === 'wrong' ? 'wrong one-time password' : 'too many wrong ones'}`,
+  );
+}
 
 /** Area C authentication: the header group, with API clients from the inventory and nonces in Redis. */
 @Module({})
@@ -46,10 +61,22 @@ export class SvcAuthModule implements OnApplicationShutdown {
           inject: [NONCE_REDIS],
         },
         {
+          provide: OTP_FAILURES,
+          useFactory: (redis: Redis) => new RedisOtpFailures(redis, `${settings.redisPrefix}otp-failures:`),
+          inject: [NONCE_REDIS],
+        },
+        {
           provide: HeaderGroupVerifier,
-          useFactory: (directory: ApiClientDirectory, nonces: NonceStore) =>
-            new HeaderGroupVerifier(directory, nonces),
-          inject: [API_CLIENT_DIRECTORY, NONCE_STORE],
+          useFactory: (
+            directory: ApiClientDirectory,
+            nonces: NonceStore,
+            otpFailures: OtpFailures,
+            metrics: ProcessMetrics,
+          ) =>
+            new HeaderGroupVerifier(directory, nonces, otpFailures, (refusal) =>
+              reportOtpRefusal(metrics, refusal),
+            ),
+          inject: [API_CLIENT_DIRECTORY, NONCE_STORE, OTP_FAILURES, ProcessMetrics],
         },
         InProcessCallers,
         HeaderGroupGuard,

@@ -4,6 +4,13 @@ import { DateParseError, parseTimestampHeader } from '@broker/datetime';
 import { DomainError, ErrorCode } from '@broker/errors';
 import type { ApiClientCredentials, ApiClientDirectory, ClientEmployee } from './api-client-directory.js';
 import type { NonceStore } from './nonce-store.js';
+import type { OtpFailures } from './otp-failures.js';
+
+/** An OTP proof refused for guessing: too many wrong ones (`throttled`), or a wrong one (`wrong`). */
+export interface OtpRefusal {
+  apiId: string;
+  reason: 'wrong' | 'throttled';
+}
 
 /** Who called: the API client and the broker it acts for. */
 export interface SvcPrincipal {
@@ -69,6 +76,9 @@ export class HeaderGroupVerifier {
   constructor(
     private readonly directory: ApiClientDirectory,
     private readonly nonces: NonceStore,
+    private readonly otpFailures: OtpFailures,
+    /** Told of every refused OTP proof (for metrics and the log; it carries no secret). */
+    private readonly onOtpRefusal: (refusal: OtpRefusal) => void = () => undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -86,7 +96,7 @@ export class HeaderGroupVerifier {
     const client = await this.directory.find(tenantCode, apiId, employeeCode);
     if (!client) throw DomainError.notFound(`API id ${apiId} does not exist`);
     // The proof first: whether a client or its broker is blocked is told only to the client itself.
-    if (proof.kind === 'otp') this.checkOtp(proof, client);
+    if (proof.kind === 'otp') await this.checkOtp(apiId, proof, client);
     else await this.checkDigest(proof, client);
     if (client.clientBlocked) throw new DomainError(ErrorCode.Forbidden, `API client ${apiId} is blocked`);
     if (client.brokerBlocked)
@@ -141,7 +151,29 @@ export class HeaderGroupVerifier {
       throw invalid('Header X-Svc-Nonce was already used');
   }
 
-  private checkOtp(proof: OtpHeaders, client: ApiClientCredentials): void {
+  /**
+   * An OTP is checked only while its client has not sent too many wrong ones (OtpFailures); after that, OTP proofs
+   * get 429 with Retry-After until the window ends, whether right or wrong. The digest form stays usable: its
+   * 160-bit key cannot be guessed, so a guesser cannot lock a client out of its own API.
+   */
+  private async checkOtp(apiId: string, proof: OtpHeaders, client: ApiClientCredentials): Promise<void> {
+    const blockedFor = await this.otpFailures.blockedFor(client.apiClientId);
+    if (blockedFor > 0) {
+      this.onOtpRefusal({ apiId, reason: 'throttled' });
+      throw new DomainError(
+        ErrorCode.RateLimited,
+        `Too many wrong one-time passwords for API id ${apiId}; send the digest headers or try again later`,
+        [],
+        { 'Retry-After': String(blockedFor) },
+      );
+    }
+    if (this.validOtp(proof, client)) return;
+    await this.otpFailures.record(client.apiClientId);
+    this.onOtpRefusal({ apiId, reason: 'wrong' });
+    throw invalid('Header X-Svc-Otp is not valid');
+  }
+
+  private validOtp(proof: OtpHeaders, client: ApiClientCredentials): boolean {
     const delta = TOTP.validate({
       token: proof.otp,
       secret: Secret.fromUTF8(client.apiKey),
@@ -151,7 +183,7 @@ export class HeaderGroupVerifier {
       window: 1,
       timestamp: this.now(),
     });
-    if (delta === null) throw invalid('Header X-Svc-Otp is not valid');
+    return delta !== null;
   }
 }
 
