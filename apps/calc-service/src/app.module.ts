@@ -30,6 +30,7 @@ export class AppModule {
             maxFailures: config.CALC_LOGIN_MAX_FAILURES,
             windowSeconds: config.CALC_LOGIN_WINDOW_SECONDS,
           },
+          userStatusSeconds: config.CALC_USER_STATUS_SECONDS,
         }),
         PrivateLiabilityModule.forRoot({
           catalogPath: config.CALC_PRIVATE_LIABILITY_CATALOG,

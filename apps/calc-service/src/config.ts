@@ -9,6 +9,8 @@ export const calcEnvShape = {
   CALC_JWT_KEY_ID: env.text('calc-1'),
   CALC_JWT_ISSUER: env.text('broker-platform-calc'),
   CALC_TOKEN_TTL_SECONDS: env.positiveInt(3600),
+  /** A token of a user deleted or disabled is refused within this many seconds (each user's state is read once). */
+  CALC_USER_STATUS_SECONDS: env.positiveInt(30),
   /** Failed logins of one user name from one address within the window before further attempts get a 429. */
   CALC_LOGIN_MAX_FAILURES: env.positiveInt(5),
   CALC_LOGIN_WINDOW_SECONDS: env.positiveInt(900),

@@ -30,6 +30,8 @@ export interface CalcTestApp {
   token(): Promise<string>;
   /** Signs tokens with the service's key, e.g. already expired ones. */
   tokens: LoginTokenService;
+  /** Runs a statement on the service's database (to disable or delete a user). */
+  query(sql: string, parameters?: unknown[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,15 @@ export async function startCalcTestApp(env: Record<string, string> = {}): Promis
       issuer: config.CALC_JWT_ISSUER,
       ttlSeconds: config.CALC_TOKEN_TTL_SECONDS,
     }),
+    query: async (sql, parameters = []) => {
+      const client = new Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query(sql, parameters);
+      } finally {
+        await client.end();
+      }
+    },
     close: async () => {
       await app.close();
       await database.drop();

@@ -58,3 +58,42 @@ describe('calc-service login (JWT, JWKS, throttling)', () => {
     expect((response.body as { message: string }).message).toContain(message);
   });
 });
+
+describe('calc-service tokens of users deleted or disabled after login', () => {
+  let calc: CalcTestApp;
+  beforeAll(async () => {
+    calc = await startCalcTestApp({ CALC_USER_STATUS_SECONDS: '1' });
+  });
+  afterAll(() => calc?.close());
+
+  const calculate = (token: string) =>
+    request(calc.server())
+      .post('/api/v1/calculate/private-liability')
+      .set('Authorization', `Bearer ${token}`)
+      .send({
+        policyholder: { birthdate: 482716800 },
+        subject_matter: { policyholder: { civil_servant: false }, include_children: false },
+      });
+  const tokenOf = async (username: string) =>
+    ((await calc.login(username, PASSWORD).expect(200)).body as { token: string }).token;
+  const afterTheBound = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+
+  it.each([
+    ['disabled', 'drossel', 'UPDATE calc.user_account SET disabled = true WHERE username = $1'],
+    ['deleted', 'Rechner', 'DELETE FROM calc.user_account WHERE username = $1'],
+  ])(
+    'refuses the token of a user %s within CALC_USER_STATUS_SECONDS',
+    async (_change, username, statement) => {
+      const token = await tokenOf(username);
+      await calculate(token).expect(200);
+      await calc.query(statement, [username]);
+      await afterTheBound();
+      const refused = await calculate(token).expect(401);
+      expect(refused.headers['www-authenticate']).toContain('invalid_token');
+      expect(refused.body).toMatchObject({
+        name: 'AuthenticationFailed',
+        message: 'The user of this token no longer exists or is disabled',
+      });
+    },
+  );
+});

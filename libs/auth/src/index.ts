@@ -9,5 +9,6 @@ export * from './header-group/header-group.guard.js';
 export * from './header-group/in-process-callers.js';
 export * from './login-token/login-token.service.js';
 export * from './login-token/login-bearer.guard.js';
+export * from './login-token/active-users.js';
 export * from './http-request.js';
 export * from './bounded-cache.js';

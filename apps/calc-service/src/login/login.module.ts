@@ -1,5 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { LoginBearerGuard, type LoginTokenSettings, LoginTokenService } from '@broker/auth';
+import {
+  ACTIVE_USERS,
+  CachedActiveUsers,
+  LoginBearerGuard,
+  type LoginTokenSettings,
+  LoginTokenService,
+} from '@broker/auth';
 import { LOGIN_THROTTLE_SETTINGS, LoginThrottle, type LoginThrottleSettings } from './login-throttle.js';
 import { LoginController } from './login.controller.js';
 import { UserAccounts } from './user-accounts.js';
@@ -7,7 +13,12 @@ import { UserAccounts } from './user-accounts.js';
 /** Area B authentication: login, the token service (also for the bearer guard) and the JWKS. */
 @Module({})
 export class LoginModule {
-  static forRoot(settings: { token: LoginTokenSettings; throttle: LoginThrottleSettings }): DynamicModule {
+  static forRoot(settings: {
+    token: LoginTokenSettings;
+    throttle: LoginThrottleSettings;
+    /** A token of a user deleted or disabled is refused within this many seconds (CALC_USER_STATUS_SECONDS). */
+    userStatusSeconds: number;
+  }): DynamicModule {
     return {
       module: LoginModule,
       global: true,
@@ -16,10 +27,16 @@ export class LoginModule {
         { provide: LoginTokenService, useValue: new LoginTokenService(settings.token) },
         { provide: LOGIN_THROTTLE_SETTINGS, useValue: settings.throttle },
         UserAccounts,
+        {
+          provide: ACTIVE_USERS,
+          useFactory: (accounts: UserAccounts) =>
+            new CachedActiveUsers((userId) => accounts.isActive(userId), settings.userStatusSeconds * 1000),
+          inject: [UserAccounts],
+        },
         LoginThrottle,
         LoginBearerGuard,
       ],
-      exports: [LoginTokenService, LoginBearerGuard],
+      exports: [LoginTokenService, LoginBearerGuard, ACTIVE_USERS],
     };
   }
 }

@@ -23,4 +23,13 @@ export class UserAccounts {
     if (!account || !matches) return undefined;
     return { userId: account.id, username: account.username, tenant: account.tenant };
   }
+
+  /** Whether the user exists and is enabled (ACTIVE_USERS asks, for the tokens already issued). */
+  async isActive(userId: string): Promise<boolean> {
+    const [account] = await this.db.query<{ active: boolean }[]>(
+      'SELECT NOT disabled AS active FROM calc.user_account WHERE id = $1',
+      [userId],
+    );
+    return account?.active ?? false;
+  }
 }

@@ -3,6 +3,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { HttpRequestLike } from '../http-request.js';
 import { DomainError } from '@broker/errors';
 import { LoginBearerGuard, loginPrincipalOf } from './login-bearer.guard.js';
+import { CachedActiveUsers } from './active-users.js';
 import { LoginTokenService } from './login-token.service.js';
 
 const tokens = new LoginTokenService({
@@ -13,7 +14,11 @@ const tokens = new LoginTokenService({
   issuer: 'calc-test',
   ttlSeconds: 60,
 });
-const guard = new LoginBearerGuard(tokens);
+/** User 1 exists and is enabled; user 2 was disabled or deleted. */
+const guard = new LoginBearerGuard(
+  tokens,
+  new CachedActiveUsers((userId) => Promise.resolve(userId === '1'), 1_000),
+);
 
 function contextWith(headers: Record<string, string>): {
   context: ExecutionContext;
@@ -42,4 +47,12 @@ describe('LoginBearerGuard', () => {
       await expect(guard.canActivate(context)).rejects.toThrow('A bearer token is required');
     },
   );
+
+  it('refuses a valid token of a user that no longer exists or is disabled', async () => {
+    const { token } = await tokens.issue({ ...principal, userId: '2' });
+    const { context } = contextWith({ authorization: `Bearer ${token}` });
+    await expect(guard.canActivate(context)).rejects.toThrow(
+      'The user of this token no longer exists or is disabled',
+    );
+  });
 });

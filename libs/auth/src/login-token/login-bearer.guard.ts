@@ -1,6 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { HttpRequestLike } from '../http-request.js';
-import { type LoginPrincipal, LoginTokenService } from './login-token.service.js';
+import { ACTIVE_USERS, type ActiveUsers } from './active-users.js';
+import { invalidLoginToken, type LoginPrincipal, LoginTokenService } from './login-token.service.js';
 
 type RequestWithLogin = HttpRequestLike & { loginPrincipal?: LoginPrincipal };
 
@@ -12,14 +13,23 @@ function bearerToken(request: HttpRequestLike): string | undefined {
   return match?.[1];
 }
 
-/** Area B: lets a request through only with a valid login token; the caller is then `loginPrincipalOf`. */
+/**
+ * Area B: lets a request through only with a valid login token of a user that still exists and is enabled (as of
+ * ActiveUsers' bound); the caller is then `loginPrincipalOf`.
+ */
 @Injectable()
 export class LoginBearerGuard implements CanActivate {
-  constructor(@Inject(LoginTokenService) private readonly tokens: LoginTokenService) {}
+  constructor(
+    @Inject(LoginTokenService) private readonly tokens: LoginTokenService,
+    @Inject(ACTIVE_USERS) private readonly users: ActiveUsers,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithLogin>();
-    request.loginPrincipal = await this.tokens.verify(bearerToken(request));
+    const principal = await this.tokens.verify(bearerToken(request));
+    if (!(await this.users.isActive(principal.userId)))
+      throw invalidLoginToken('The user of this token no longer exists or is disabled');
+    request.loginPrincipal = principal;
     return true;
   }
 }

@@ -33,7 +33,8 @@ interface VerifiedToken {
   expiresAtMs: number;
 }
 
-const unauthorized = (message: string) =>
+/** The 401 of a refused login token, with its bearer challenge. */
+export const invalidLoginToken = (message: string) =>
   new DomainError(ErrorCode.AuthenticationFailed, message, [], {
     'WWW-Authenticate': `Bearer error="invalid_token", error_description="${message}"`,
   });
@@ -74,7 +75,7 @@ export class LoginTokenService {
 
   /** The principal of a valid token; a 401 for a missing, malformed, expired or foreign one. */
   async verify(token: string | undefined): Promise<LoginPrincipal> {
-    if (!token) throw unauthorized('A bearer token is required');
+    if (!token) throw invalidLoginToken('A bearer token is required');
     const known = this.verified.get(token);
     if (known && known.expiresAtMs > Date.now()) return known.principal;
     if (known) this.verified.delete(token);
@@ -85,14 +86,14 @@ export class LoginTokenService {
         requiredClaims: ['sub', 'exp', 'name', 'tenant'],
       });
       if (typeof payload.name !== 'string' || typeof payload.tenant !== 'string')
-        throw unauthorized('The token lacks its user name or tenant');
+        throw invalidLoginToken('The token lacks its user name or tenant');
       const principal = { userId: payload.sub!, username: payload.name, tenant: payload.tenant };
       this.verified.set(token, { principal, expiresAtMs: payload.exp! * 1000 });
       return principal;
     } catch (error) {
       if (error instanceof DomainError) throw error;
       const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED';
-      throw unauthorized(expired ? 'The token has expired; log in again' : 'The token is not valid');
+      throw invalidLoginToken(expired ? 'The token has expired; log in again' : 'The token is not valid');
     }
   }
 
