@@ -117,7 +117,7 @@ describe('employee service: notifications through a real SMTP server and an HTTP
       })
       .expect(200);
     expect(response.body).toEqual({
-      Meldungen: ['Der Unterschriftenlink wurde per E-Mail an s***@example.com versendet'],
+      Meldungen: ['Der Unterschriftenlink wurde zum Versand per E-Mail an s***@example.com eingereiht'],
     });
     const [message] = await waitFor(() => {
       const received = mailsTo('sign@example.com');
@@ -141,9 +141,10 @@ describe('employee service: notifications through a real SMTP server and an HTTP
       })
       .expect(200);
     expect(response.body).toEqual({
-      Meldungen: ['Der Unterschriftenlink wurde per SMS an ***4321 versendet'],
+      Meldungen: ['Der Unterschriftenlink wurde zum Versand per SMS an ***4321 eingereiht'],
     });
-    const received = await waitFor(() => sms.messages.find((message) => message.to === '+49 171 7654321'));
+    // The gateway gets the number in E.164.
+    const received = await waitFor(() => sms.messages.find((message) => message.to === '+491717654321'));
     expect(received.text).toMatch(
       /^Muster Makler GmbH: Bitte unterschreiben Sie Ihre Maklervollmacht: https:\/\/portal\.example\/service\/demo\/unterschrift\?token=/,
     );
@@ -165,6 +166,32 @@ describe('employee service: notifications through a real SMTP server and an HTTP
       .call('post', path('/kunden/unterschriftenlinks/_senden'), { body })
       .expect(400);
     expect((response.body as { Meldungen: string[] }).Meldungen.join(' | ')).toContain(message);
+  });
+
+  it('sends to a national number in E.164, and refuses a number no SMS can go to at the request (400)', async () => {
+    const customer = await addCustomer(null, { ErstinfoUnterbinden: true });
+    const order = (number: string) => ({
+      body: {
+        Art: 'maklervollmacht',
+        Kommunikationsweg: 'sms',
+        Kommunikationsadresse: number,
+        KundeId: customer.Id,
+      },
+    });
+    await service
+      .call('post', path('/kunden/unterschriftenlinks/_senden'), order('0171 2223334'))
+      .expect(200);
+    await waitFor(() => sms.messages.find((message) => message.to === '+491712223334'));
+    const outbox = async () =>
+      Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM broker.outbox_message')).rows[0].n);
+    const before = await outbox();
+    const refused = await service
+      .call('post', path('/kunden/unterschriftenlinks/_senden'), order('0171 22'))
+      .expect(400);
+    expect(refused.body).toEqual({
+      Meldungen: ['Kommunikationsadresse "0171 22" is not a phone number an SMS can be sent to'],
+    });
+    expect(await outbox()).toBe(before);
   });
 
   it('refuses a customer without a mobile number, and a recipient that is no address, with 400', async () => {
@@ -276,7 +303,7 @@ describe('employee service: notifications through a real SMTP server and an HTTP
         body: { Art: 'maklervollmacht', Kommunikationsweg: 'sms', Kommunikationsadresse: '+49 160 1112223' },
       })
       .expect(200);
-    await waitFor(() => sms.messages.find((message) => message.to === '+49 160 1112223'), 20_000);
+    await waitFor(() => sms.messages.find((message) => message.to === '+491601112223'), 20_000);
     expect(sms.failNext).toBe(0);
   }, 30_000);
 });
