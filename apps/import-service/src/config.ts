@@ -23,6 +23,8 @@ export const importEnvShape = {
   IMPORT_OAUTH_JWKS_URL: env.httpUrl(),
   IMPORT_OAUTH_PUBLIC_KEY: env.optionalText(),
   IMPORT_OAUTH_ALGORITHMS: env.list(['RS256']),
+  /** Keys read from the JWKS are used this long before it is read again: a removed key's bound. */
+  IMPORT_OAUTH_JWKS_MAX_AGE_SECONDS: env.positiveInt(300),
   /** The token endpoint the OpenAPI document names for the client-credentials grant (the service never calls it). */
   IMPORT_OAUTH_TOKEN_URL: env.text('/oauth/token'),
   IMPORT_MAX_UPLOAD_BYTES: env.positiveInt(200 * 1024 * 1024),

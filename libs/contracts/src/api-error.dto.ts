@@ -24,6 +24,9 @@ export function apiErrors(statuses: Record<number, string>) {
   return {
     schema: ApiErrorView.name,
     model: ApiErrorView,
-    statuses: { ...statuses, 503: 'Overloaded: try again after Retry-After seconds' },
+    statuses: {
+      ...statuses,
+      503: 'Overloaded, or a service it depends on unreachable: try again after Retry-After seconds',
+    },
   };
 }

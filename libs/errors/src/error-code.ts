@@ -21,6 +21,8 @@ export enum ErrorCode {
   RateLimited = 1400,
   /** No database connection became free within the wait (DB_POOL_WAIT_MS): try again after Retry-After. */
   Overloaded = 1500,
+  /** A service the request depends on (the authorization server's keys) cannot be reached: try again later. */
+  DependencyUnavailable = 1501,
   ClientError = 1900,
 }
 
@@ -54,6 +56,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.RateLimited:
       return 429;
     case ErrorCode.Overloaded:
+    case ErrorCode.DependencyUnavailable:
       return 503;
     default:
       return assertNever(code);

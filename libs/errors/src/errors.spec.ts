@@ -16,13 +16,14 @@ import { describeValidationErrors } from './validation.js';
 const request: FaultyRequest = { method: 'GET', path: '/service/demo/x' };
 
 describe('error mapping', () => {
-  it('gives every error code a 4xx status, but the refusal under overload its 503', () => {
+  it('gives every error code a 4xx status, but the refusals for want of capacity or a dependency their 503', () => {
+    const unavailable: ErrorCode[] = [ErrorCode.Overloaded, ErrorCode.DependencyUnavailable];
     const codes = Object.values(ErrorCode).filter(
-      (value): value is ErrorCode => typeof value === 'number' && value !== ErrorCode.Overloaded,
+      (value): value is ErrorCode => typeof value === 'number' && !unavailable.includes(value),
     );
     for (const code of codes) expect(httpStatusOf(code)).toBeGreaterThanOrEqual(400);
     for (const code of codes) expect(httpStatusOf(code)).toBeLessThan(500);
-    expect(httpStatusOf(ErrorCode.Overloaded)).toBe(503);
+    for (const code of unavailable) expect(httpStatusOf(code)).toBe(503);
   });
 
   it('renders a domain error in the area A/B shape', () => {

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
 import { OAuthBearerGuard, OAuthTokenVerifier } from '@broker/auth';
 import type { ImportConfig } from '../config.js';
@@ -10,6 +10,8 @@ import { ImportController } from './import.controller.js';
 import { ImportProcessRepository } from './import-process.repository.js';
 import { ImportService } from './import.service.js';
 import { RemoveUploadOnErrorInterceptor } from './remove-upload-on-error.interceptor.js';
+
+const logger = new Logger('OAuth');
 
 /** Multipart limits besides the file size: one file, a few short text fields. */
 const FORM_LIMITS = { files: 1, fields: 60, fieldSize: 1024, parts: 64 };
@@ -43,6 +45,11 @@ export class ImportModule {
             publicKeyPem: config.IMPORT_OAUTH_PUBLIC_KEY,
             algorithms: config.IMPORT_OAUTH_ALGORITHMS,
             requiredScope: 'service.imports',
+            jwksMaxAgeMs: config.IMPORT_OAUTH_JWKS_MAX_AGE_SECONDS * 1000,
+            onKeySourceFault: (jwksUrl, error) =>
+              logger.warn(
+                `The authorization server's keys at ${jwksUrl} cannot be read (${error instanceof Error ? error.message : String(error)}); requests are refused with 503`,
+              ),
           }),
         },
         OAuthBearerGuard,

@@ -17,7 +17,20 @@ export interface OAuthSettings {
   /** Accepted signature algorithms; a token signed otherwise (or with `none`) is refused. */
   algorithms: string[];
   requiredScope: string;
+  /** How long keys read from `jwksUrl` are used before the set is read again: a removed key's bound (default 5 min). */
+  jwksMaxAgeMs?: number;
+  /** Told when the JWKS cannot be read (unreachable, an error status, not a key set): for the log. */
+  onKeySourceFault?: (jwksUrl: string, error: unknown) => void;
 }
+
+/** A token signed with a key the cached set lacks makes the set be read again, at most this often. */
+export const JWKS_REFETCH_COOLDOWN_MS = 5_000;
+/** Keys are used this long before the set is read again, unless configured otherwise. */
+export const DEFAULT_JWKS_MAX_AGE_MS = 5 * 60_000;
+/** A JWKS answer slower than this counts as a fault of the authorization server. */
+const JWKS_TIMEOUT_MS = 5_000;
+/** What a refused request is asked to wait when the authorization server's keys cannot be read. */
+const KEY_SOURCE_RETRY_AFTER_SECONDS = 5;
 
 /** Who called: a person or a service account, always acting for one broker of one tenant. */
 export interface OAuthPrincipal {
@@ -54,6 +67,17 @@ function stringClaim(payload: JWTPayload, claim: string): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
+/**
+ * Whether verifying failed because the key set could not be read, rather than because of the token: an error
+ * jose raises for the HTTP answer (timeout, status, not JSON, not a key set) or one from the request itself
+ * (refused connection, DNS), which is no JOSE error at all.
+ */
+function isKeySourceFault(error: unknown): boolean {
+  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid) return true;
+  if (!(error instanceof joseErrors.JOSEError)) return true;
+  return error.code === 'ERR_JOSE_GENERIC' && /JSON Web Key Set/.test(error.message);
+}
+
 function describeVerificationFailure(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return 'The token has expired';
   if (error instanceof joseErrors.JWTClaimValidationFailed)
@@ -73,7 +97,12 @@ export class OAuthTokenVerifier {
   private readonly key: JWTVerifyGetKey;
 
   constructor(private readonly settings: OAuthSettings) {
-    if (settings.jwksUrl) this.key = createRemoteJWKSet(new URL(settings.jwksUrl));
+    if (settings.jwksUrl)
+      this.key = createRemoteJWKSet(new URL(settings.jwksUrl), {
+        cooldownDuration: JWKS_REFETCH_COOLDOWN_MS,
+        cacheMaxAge: settings.jwksMaxAgeMs ?? DEFAULT_JWKS_MAX_AGE_MS,
+        timeoutDuration: JWKS_TIMEOUT_MS,
+      });
     else if (settings.publicKeyPem) {
       const publicKey = createPublicKey(settings.publicKeyPem);
       this.key = () => publicKey;
@@ -100,8 +129,21 @@ export class OAuthTokenVerifier {
       const { payload } = await jwtVerify(token, this.key, options);
       return payload;
     } catch (error) {
+      if (this.settings.jwksUrl && isKeySourceFault(error))
+        throw this.keySourceFault(this.settings.jwksUrl, error);
       throw invalidToken(describeVerificationFailure(error));
     }
+  }
+
+  /** The keys cannot be read: a fault of the server side, not of the caller's token (503, Retry-After). */
+  private keySourceFault(jwksUrl: string, error: unknown): DomainError {
+    this.settings.onKeySourceFault?.(jwksUrl, error);
+    return new DomainError(
+      ErrorCode.DependencyUnavailable,
+      "The authorization server's keys cannot be read; try again later",
+      [],
+      { 'Retry-After': String(KEY_SOURCE_RETRY_AFTER_SECONDS) },
+    );
   }
 
   private principalOf(payload: JWTPayload): OAuthPrincipal {

@@ -212,6 +212,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -302,6 +313,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -402,6 +424,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -491,6 +524,17 @@ export interface operations {
             /** @description The body is not multipart/related (or has no Content-Type) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -388,7 +388,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Overloaded: try again after Retry-After seconds */
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -434,7 +434,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Overloaded: try again after Retry-After seconds */
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -506,7 +506,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Overloaded: try again after Retry-After seconds */
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

@@ -736,6 +736,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -824,6 +835,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -924,6 +946,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -1012,6 +1045,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1112,6 +1156,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -1191,6 +1246,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1283,6 +1349,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -1363,6 +1440,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1450,6 +1538,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1556,6 +1655,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -1644,6 +1754,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1757,6 +1878,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -1855,6 +1987,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -1935,6 +2078,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2040,6 +2194,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -2120,6 +2285,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2401,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -2306,6 +2493,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2412,6 +2610,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -2490,6 +2699,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2576,6 +2796,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2681,6 +2912,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -2762,6 +3004,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2868,6 +3121,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -2946,6 +3210,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3038,6 +3313,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -3124,6 +3410,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -3204,6 +3501,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3297,6 +3605,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -3380,6 +3699,17 @@ export interface operations {
             /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3484,6 +3814,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -3576,6 +3917,17 @@ export interface operations {
             /** @description The body is not application/json (or has no Content-Type) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3681,6 +4033,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -3780,6 +4143,17 @@ export interface operations {
                     "application/json": components["schemas"]["Meldungen"];
                 };
             };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
             /** @description Server fault: an HTML page with the request id (the log has the details) */
             500: {
                 headers: {
@@ -3869,6 +4243,17 @@ export interface operations {
             /** @description The body is not multipart/related (or has no Content-Type) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

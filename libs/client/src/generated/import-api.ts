@@ -237,7 +237,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Overloaded: try again after Retry-After seconds */
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -329,7 +329,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Overloaded: try again after Retry-After seconds */
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -420,7 +420,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Overloaded: try again after Retry-After seconds */
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
