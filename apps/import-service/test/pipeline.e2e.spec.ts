@@ -208,7 +208,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     const storageKey = `uploads/test/${createHash('md5').update(content).update(String(Math.random())).digest('hex')}`;
     await new DirectoryFileStorage(environment.storageDir).write(storageKey, Readable.from([content]));
     const broker = (await api.get(BrokerDirectory).findBroker('demo', brokerNumber))!;
-    return api.get(ImportProcessRepository).create({
+    const recorded = await api.get(ImportProcessRepository).create({
       broker,
       requestedBy: 'user:test',
       fileType,
@@ -218,6 +218,7 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       storageKey,
       companies: await api.get(BrokerDirectory).findCompanies(broker.tenantId, vuNumbers),
     });
+    return recorded.processId;
   }
 
   it('moves a CSV upload through every status to processed and writes its customer and contracts', async () => {

@@ -5,6 +5,7 @@ export * from './http-app.js';
 export * from './shutdown.js';
 export * from './health/health.module.js';
 export * from './health/readiness-check.js';
+export { RedisReadiness } from './health/redis-readiness.js';
 export type { ReadinessReport } from './health/health.controller.js';
 export * from './serve.js';
 export * from './platform-modules.js';

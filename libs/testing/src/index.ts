@@ -1,5 +1,6 @@
 export * from './test-env.js';
 export * from './test-database.js';
+export * from './tcp-proxy.js';
 export * from './test-redis.js';
 export * from './error-probe.js';
 export * from './error-shape-suite.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { ImportFileType, ImportStatus } from '@broker/contracts';
 import { visibleBrokersCte } from '@broker/inventory';
 import type { BrokerRef, CompanyRef } from './broker-directory.js';
@@ -44,39 +44,107 @@ export interface ImportReportRow {
 /** Issues listed in one report; the total is always given. */
 export const REPORT_ISSUE_LIMIT = 1000;
 
+/** How long an Idempotency-Key names its process. */
+const IDEMPOTENCY_WINDOW = "interval '24 hours'";
+
+/** Rolls the transaction back: the caller's key names this process already. */
+class KeyAlreadyUsed extends Error {
+  constructor(readonly processId: string) {
+    super(`Idempotency-Key already used for process ${processId}`);
+  }
+}
+
 @Injectable()
 export class ImportProcessRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** The process, its companies and its first status entry, in one transaction. */
-  async create(process: NewImportProcess): Promise<string> {
-    return this.db.transaction(async (tx) => {
-      const [{ id }] = await tx.query<[{ id: string }]>(
-        `INSERT INTO "import".import_process
+  /**
+   * The process, its companies, its first status entry and its Idempotency-Key (when given), in one transaction.
+   * When the caller's key already names a process (created within 24 hours, possibly by a concurrent request that
+   * committed first), nothing is written and that process's id is answered.
+   */
+  async create(
+    process: NewImportProcess,
+    idempotencyKey?: string,
+  ): Promise<{ processId: string; created: boolean }> {
+    try {
+      const processId = await this.db.transaction(async (tx) => {
+        const id = await this.insert(tx, process);
+        if (idempotencyKey) await this.claimKey(tx, process, idempotencyKey, id);
+        return id;
+      });
+      return { processId, created: true };
+    } catch (error) {
+      if (error instanceof KeyAlreadyUsed) return { processId: error.processId, created: false };
+      throw error;
+    }
+  }
+
+  /** The process the caller's Idempotency-Key created within the last 24 hours, if any. */
+  async findByIdempotencyKey(
+    tenantId: string,
+    requestedBy: string,
+    key: string,
+  ): Promise<string | undefined> {
+    const [row] = await this.db.query<{ process_id: string }[]>(
+      `SELECT process_id FROM "import".upload_idempotency
+        WHERE tenant_id = $1 AND requested_by = $2 AND idempotency_key = $3
+          AND created_at >= now() - ${IDEMPOTENCY_WINDOW}`,
+      [tenantId, requestedBy, key],
+    );
+    return row?.process_id;
+  }
+
+  /** Records the key for the new process, unless it names a live process already (then KeyAlreadyUsed). */
+  private async claimKey(
+    tx: EntityManager,
+    process: NewImportProcess,
+    key: string,
+    id: string,
+  ): Promise<void> {
+    const claimed = await tx.query<{ process_id: string }[]>(
+      `INSERT INTO "import".upload_idempotency AS u (tenant_id, requested_by, idempotency_key, process_id)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (tenant_id, requested_by, idempotency_key) DO UPDATE
+          SET process_id = EXCLUDED.process_id, created_at = now()
+        WHERE u.created_at < now() - ${IDEMPOTENCY_WINDOW}
+       RETURNING process_id`,
+      [process.broker.tenantId, process.requestedBy, key, id],
+    );
+    if (claimed.length > 0) return;
+    const [existing] = await tx.query<{ process_id: string }[]>(
+      `SELECT process_id FROM "import".upload_idempotency
+        WHERE tenant_id = $1 AND requested_by = $2 AND idempotency_key = $3`,
+      [process.broker.tenantId, process.requestedBy, key],
+    );
+    throw new KeyAlreadyUsed(existing.process_id);
+  }
+
+  private async insert(tx: EntityManager, process: NewImportProcess): Promise<string> {
+    const [{ id }] = await tx.query<[{ id: string }]>(
+      `INSERT INTO "import".import_process
            (tenant_id, broker_id, requested_by, file_type, status, file_name, file_size, file_sha256, storage_key)
          VALUES ($1, $2, $3, $4, 'uploaded', $5, $6, $7, $8) RETURNING id`,
-        [
-          process.broker.tenantId,
-          process.broker.brokerId,
-          process.requestedBy,
-          process.fileType,
-          process.fileName,
-          process.fileSize,
-          process.fileSha256,
-          process.storageKey,
-        ],
-      );
-      await tx.query(
-        `INSERT INTO "import".import_process_company (process_id, tenant_id, company_id)
+      [
+        process.broker.tenantId,
+        process.broker.brokerId,
+        process.requestedBy,
+        process.fileType,
+        process.fileName,
+        process.fileSize,
+        process.fileSha256,
+        process.storageKey,
+      ],
+    );
+    await tx.query(
+      `INSERT INTO "import".import_process_company (process_id, tenant_id, company_id)
          SELECT $1, $2, unnest($3::bigint[])`,
-        [id, process.broker.tenantId, process.companies.map((company) => company.id)],
-      );
-      await tx.query(
-        `INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'uploaded')`,
-        [id],
-      );
-      return id;
-    });
+      [id, process.broker.tenantId, process.companies.map((company) => company.id)],
+    );
+    await tx.query(`INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'uploaded')`, [
+      id,
+    ]);
+    return id;
   }
 
   /** Processes of `caller`'s broker and every broker below it, newest first. */

@@ -13,7 +13,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiOperation, ApiBody } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
   ListImportsQuery,
@@ -28,6 +28,11 @@ import { ApiJsonAnswer, ApiQueryParameters, BodyMediaTypes } from '@broker/platf
 import type { StoredUpload } from '../storage/upload-storage-engine.js';
 import { KnownFormFieldsInterceptor } from './known-form-fields.interceptor.js';
 import { RemoveUploadOnErrorInterceptor } from './remove-upload-on-error.interceptor.js';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKeyOf,
+  UploadAdmissionInterceptor,
+} from './upload-admission.interceptor.js';
 import { ImportService } from './import.service.js';
 
 /** Area A, base /api/v1: start an import and list import processes. */
@@ -40,7 +45,19 @@ export class ImportController {
   @ApiJsonAnswer('ImportStarted')
   @Post('import')
   @HttpCode(200)
-  @UseInterceptors(FileInterceptor('file'), RemoveUploadOnErrorInterceptor, KnownFormFieldsInterceptor)
+  @UseInterceptors(
+    UploadAdmissionInterceptor,
+    FileInterceptor('file'),
+    RemoveUploadOnErrorInterceptor,
+    KnownFormFieldsInterceptor,
+  )
+  @ApiHeader({
+    name: IDEMPOTENCY_KEY_HEADER,
+    required: false,
+    description:
+      'Up to 255 visible ASCII characters (a UUID): the same key from the same caller within 24 hours answers ' +
+      'the process the first request created, without reading the file or importing it again',
+  })
   @BodyMediaTypes('multipart/form-data')
   @ApiBody({
     schema: {
@@ -68,7 +85,13 @@ export class ImportController {
     @UploadedFile() file: StoredUpload | undefined,
     @Body() form: StartImportForm,
   ): Promise<ImportStarted> {
-    return this.imports.startImport(principalOf(request), file, form, requestIdOf(request));
+    return this.imports.startImport(
+      principalOf(request),
+      file,
+      form,
+      requestIdOf(request),
+      idempotencyKeyOf(request),
+    );
   }
 
   @ApiQueryParameters(ListImportsQuery)

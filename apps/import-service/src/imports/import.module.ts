@@ -10,6 +10,7 @@ import { ImportController } from './import.controller.js';
 import { ImportProcessRepository } from './import-process.repository.js';
 import { ImportService } from './import.service.js';
 import { RemoveUploadOnErrorInterceptor } from './remove-upload-on-error.interceptor.js';
+import { UploadAdmissionInterceptor } from './upload-admission.interceptor.js';
 
 const logger = new Logger('OAuth');
 
@@ -57,6 +58,7 @@ export class ImportModule {
         ImportProcessRepository,
         ImportService,
         RemoveUploadOnErrorInterceptor,
+        UploadAdmissionInterceptor,
       ],
     };
   }

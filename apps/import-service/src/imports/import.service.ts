@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type {
   ImportProcessReport,
   ImportProcessView,
@@ -7,9 +7,11 @@ import type {
 } from '@broker/contracts';
 import type { OAuthPrincipal } from '@broker/auth';
 import { DomainError, ErrorCode } from '@broker/errors';
+import { withTimeout } from '@broker/platform';
 import type { StoredUpload } from '../storage/upload-storage-engine.js';
 import { BrokerDirectory, type BrokerRef, type CompanyRef } from './broker-directory.js';
 import { PipelineQueue } from '../pipeline/pipeline-queue.js';
+import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { detectFileType } from './file-format.js';
 import { ImportProcessRepository, type ImportProcessRow } from './import-process.repository.js';
 
@@ -35,6 +37,14 @@ export function toImportProcessView(row: ImportProcessRow): ImportProcessView {
   };
 }
 
+/** How long an upload's answer waits for its first stage to be queued. */
+const ENQUEUE_WAIT_MS = 2_000;
+
+/** Who asked, as a process records it: `user:<sub>` or `service:<client_id>`. */
+function requesterOf(principal: OAuthPrincipal): string {
+  return `${principal.kind}:${principal.subject}`;
+}
+
 @Injectable()
 export class ImportService {
   private readonly logger = new Logger(ImportService.name);
@@ -43,6 +53,7 @@ export class ImportService {
     private readonly brokers: BrokerDirectory,
     private readonly processes: ImportProcessRepository,
     private readonly pipeline: PipelineQueue,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
   /** The broker the token acts for; a broker unknown in the tenant, or blocked, may not import. */
@@ -62,6 +73,7 @@ export class ImportService {
     upload: StoredUpload | undefined,
     form: StartImportForm,
     requestId: string,
+    idempotencyKey?: string,
   ) {
     if (!upload || upload.size === 0) throw clientError('file is empty');
     const fileType = detectFileType(upload.head);
@@ -70,24 +82,40 @@ export class ImportService {
     const broker = await this.targetBroker(caller, form.broker);
     const companies = await this.companies(caller, form.companies ?? []);
     if (fileType === 'GDV' && companies.length === 0) throw clientError('no companies set');
-    const processId = await this.processes.create({
-      broker,
-      requestedBy: `${principal.kind}:${principal.subject}`,
-      fileType,
-      fileName: upload.originalname,
-      fileSize: upload.size,
-      fileSha256: upload.sha256,
-      storageKey: upload.storageKey,
-      companies,
-    });
-    // The process is recorded either way; should Redis be unreachable now, the sweeper starts it later.
-    await this.pipeline.enqueue({ processId, from: 'uploaded' }).catch((error: unknown) => {
-      this.logger.warn(
-        { err: error, reqId: requestId },
-        `Import ${processId} recorded, its first stage not yet enqueued`,
-      );
-    });
+    const { processId, created } = await this.processes.create(
+      {
+        broker,
+        requestedBy: requesterOf(principal),
+        fileType,
+        fileName: upload.originalname,
+        fileSize: upload.size,
+        fileSha256: upload.sha256,
+        storageKey: upload.storageKey,
+        companies,
+      },
+      idempotencyKey,
+    );
+    if (!created) {
+      // A concurrent request with the same key recorded its process first: this upload is not needed.
+      await this.storage.remove(upload.storageKey).catch(() => undefined);
+      return { process_id: processId };
+    }
+    // Bounded: Redis that went away since the upload was admitted must not hold the answer. The process is
+    // recorded either way, and the sweeper starts it should its first stage not be queued.
+    await withTimeout(this.pipeline.enqueue({ processId, from: 'uploaded' }), ENQUEUE_WAIT_MS, 'redis').catch(
+      (error: unknown) =>
+        this.logger.warn(
+          { err: error, reqId: requestId },
+          `Import ${processId} recorded, its first stage not yet queued`,
+        ),
+    );
     return { process_id: processId };
+  }
+
+  /** The process the caller's Idempotency-Key created within 24 hours, if any. */
+  async processOfIdempotencyKey(principal: OAuthPrincipal, key: string): Promise<string | undefined> {
+    const caller = await this.callerBroker(principal);
+    return this.processes.findByIdempotencyKey(caller.tenantId, requesterOf(principal), key);
   }
 
   /** The per-process report; another broker's process, or none, is a 404. */

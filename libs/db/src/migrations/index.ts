@@ -12,6 +12,7 @@ import { MandateSigning1763700000011 } from './1763700000011-mandate-signing.js'
 import { CustomerSearchPriorWord1763700000012 } from './1763700000012-customer-search-prior-word.js';
 import { CustomerSearchByBroker1763700000013 } from './1763700000013-customer-search-by-broker.js';
 import { CustomerSearchTenantLock1763700000014 } from './1763700000014-customer-search-tenant-lock.js';
+import { UploadIdempotency1763700000015 } from './1763700000015-upload-idempotency.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -29,4 +30,5 @@ export const allMigrations = [
   CustomerSearchPriorWord1763700000012,
   CustomerSearchByBroker1763700000013,
   CustomerSearchTenantLock1763700000014,
+  UploadIdempotency1763700000015,
 ];

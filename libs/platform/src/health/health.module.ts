@@ -23,8 +23,11 @@ export class HealthModule {
     };
     return {
       module: HealthModule,
+      // Global for RedisReadiness: a request that needs Redis (an upload) may ask it before it starts.
+      global: true,
       controllers: [HealthController],
       providers: [PostgresReadiness, ...redis, checks],
+      exports: settings.redisUrl ? [RedisReadiness] : [],
     };
   }
 }

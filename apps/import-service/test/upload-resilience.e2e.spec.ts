@@ -1,0 +1,137 @@
+import { readdirSync } from 'node:fs';
+import type { INestApplication } from '@nestjs/common';
+import { Client } from 'pg';
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
+import { parseConfig } from '@broker/config';
+import { createHttpApp } from '@broker/platform';
+import {
+  createImportTestEnvironment,
+  createTestDatabase,
+  type ImportTestEnvironment,
+  insertBrokerFixture,
+  startTcpProxy,
+  type TcpProxy,
+  type TestDatabase,
+  testRedisUrl,
+  waitFor,
+} from '@broker/testing';
+import { AppModule } from '../src/app.module.js';
+import { importEnvShape } from '../src/config.js';
+import { importHttpSettings } from '../src/http-settings.js';
+
+const CSV_FILE = Buffer.from('kunde_nachname;kunde_vorname;vertrag_nummer\nMüller;Julia;PH-1\n', 'utf8');
+
+/** Uploads while Redis is away, and uploads repeated with an Idempotency-Key: never a hang, never twice. */
+describe('import API: uploads while Redis is down, and Idempotency-Key', () => {
+  let database: TestDatabase;
+  let environment: ImportTestEnvironment;
+  let redis: TcpProxy;
+  let app: INestApplication;
+  let db: Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await insertBrokerFixture(database.url);
+    environment = await createImportTestEnvironment();
+    const real = new URL(testRedisUrl());
+    redis = await startTcpProxy({ host: real.hostname, port: Number(real.port || 6379) });
+    const config = parseConfig(importEnvShape, {
+      ...environment.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+      IMPORT_QUEUE_PREFIX: `bp-test-resilience-${process.pid}`,
+      LOG_LEVEL: 'silent',
+    });
+    app = await createHttpApp(AppModule.forRoot(config), importHttpSettings(config));
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await db?.end();
+    await app?.close();
+    await redis?.close();
+    await database?.drop();
+    await environment?.cleanup();
+  });
+
+  const processCount = async () =>
+    Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM "import".import_process')).rows[0].n);
+  const storedFiles = () =>
+    readdirSync(environment.storageDir, { recursive: true, withFileTypes: true }).filter((entry) =>
+      entry.isFile(),
+    ).length;
+  /** An upload of the CSV file by V1000 (or the caller `claims` make), answered with `status`. */
+  const upload = async (
+    status: number,
+    headers: Record<string, string> = {},
+    claims: Record<string, unknown> = {},
+  ) => {
+    const token = await environment.authServer.token({ claims });
+    return request(app.getHttpServer() as App)
+      .post('/api/v1/import')
+      .set('Authorization', `Bearer ${token}`)
+      .set(headers)
+      .attach('file', CSV_FILE, 'kunden.csv')
+      .expect(status);
+  };
+
+  it('answers 503 with Retry-After within seconds while Redis is down, creating nothing, and uploads once it is back', async () => {
+    const [processes, files] = [await processCount(), storedFiles()];
+    await redis.pause();
+    try {
+      const started = Date.now();
+      const refused = await upload(503, { 'Idempotency-Key': 'waehrend-redis-weg' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.body).toMatchObject({
+        name: 'DependencyUnavailable',
+        message: 'The import queue is unavailable; try again later',
+      });
+      expect([await processCount(), storedFiles()]).toEqual([processes, files]);
+    } finally {
+      await redis.resume();
+    }
+    // The same key again, once Redis is back: the refused attempt created nothing, so this one imports.
+    const accepted = await waitFor(
+      () => upload(200, { 'Idempotency-Key': 'waehrend-redis-weg' }).catch(() => undefined),
+      10_000,
+    );
+    expect(accepted.body).toEqual({ process_id: expect.any(String) });
+    expect(await processCount()).toBe(processes + 1);
+  });
+
+  it('answers a repeated Idempotency-Key of the same caller with the first process, importing nothing again', async () => {
+    const processes = await processCount();
+    const first = await upload(200, { 'Idempotency-Key': 'bestand-2026-11' });
+    const files = storedFiles();
+    const again = await upload(200, { 'Idempotency-Key': 'bestand-2026-11' });
+    expect(again.body).toEqual(first.body);
+    // Concurrent repeats: one process, the others' files not kept.
+    const concurrent = await Promise.all(
+      [1, 2, 3].map(() => upload(200, { 'Idempotency-Key': 'gleichzeitig' })),
+    );
+    expect(
+      new Set(concurrent.map((response) => (response.body as { process_id: string }).process_id)).size,
+    ).toBe(1);
+    expect(await processCount()).toBe(processes + 2);
+    expect(storedFiles()).toBe(files + 1);
+    // Another caller's key of the same name is its own.
+    const otherCaller = await upload(
+      200,
+      { 'Idempotency-Key': 'bestand-2026-11' },
+      { sub: 'employee-02_02' },
+    );
+    expect(otherCaller.body).not.toEqual(first.body);
+  });
+
+  it('refuses an Idempotency-Key that is empty, too long or not ASCII with 400', async () => {
+    for (const key of ['x'.repeat(256), 'mit leerzeichen', 'schlüssel']) {
+      const response = await upload(400, { 'Idempotency-Key': key });
+      expect(response.body).toMatchObject({
+        message: 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once',
+      });
+    }
+  });
+});
