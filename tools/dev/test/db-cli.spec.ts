@@ -114,9 +114,13 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
       'SELECT count(*)::int AS count FROM broker.customer',
     );
     expect(customers[0]?.count).toBeGreaterThan(0);
-    // The tenant locks (…014), then the broker keys (…013).
-    const down = await runScript(DB_CLI, ['revert', '2'], env);
-    expect(down.stdout).toContain('Reverted 2 migration(s)');
+    // Back to before the broker keys (…013): it and every migration after it.
+    const brokerKeys = allMigrations.findIndex(
+      (migration) => migration.name === 'CustomerSearchByBroker1763700000013',
+    );
+    const steps = allMigrations.length - brokerKeys;
+    const down = await runScript(DB_CLI, ['revert', String(steps)], env);
+    expect(down.stdout).toContain(`Reverted ${steps} migration(s)`);
     const words = await query<{ customers: number }>(
       database.url,
       'SELECT count(DISTINCT customer_id)::int AS customers FROM broker.customer_search_word',

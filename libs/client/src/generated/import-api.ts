@@ -141,7 +141,10 @@ export interface operations {
     startImport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters (a UUID): the same key from the same caller within 24 hours answers the process the first request created, without reading the file or importing it again */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
