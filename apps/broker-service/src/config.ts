@@ -1,14 +1,4 @@
-import proxyaddr from 'proxy-addr';
 import { baseEnvShape, env, loadConfig } from '@broker/config';
-
-function isProxyList(entries: string[]): boolean {
-  try {
-    proxyaddr.compile(entries);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const brokerEnvShape = {
   ...baseEnvShape,
@@ -26,13 +16,7 @@ export const brokerEnvShape = {
   /** Signing page requests per client address and window (a fixed window in Redis). */
   SIGNING_RATE_LIMIT: env.positiveInt(30),
   SIGNING_RATE_WINDOW_SECONDS: env.positiveInt(60),
-  /**
-   * Proxies whose X-Forwarded-For is believed when telling client addresses apart (proxy-addr notation: addresses,
-   * CIDR ranges, `loopback`, `linklocal`, `uniquelocal`); the default trusts the private ranges a gateway sits in.
-   */
-  TRUSTED_PROXIES: env
-    .list(['loopback', 'linklocal', 'uniquelocal'])
-    .refine(isProxyList, 'must be IP addresses, CIDR ranges, loopback, linklocal or uniquelocal'),
+  TRUSTED_PROXIES: env.trustedProxies(),
   /** Connections of the search pool (beside the service's pool of 10): searches at once in PostgreSQL. */
   SEARCH_CONNECTIONS: env.positiveInt(4),
   /**

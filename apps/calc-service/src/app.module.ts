@@ -31,6 +31,7 @@ export class AppModule {
             windowSeconds: config.CALC_LOGIN_WINDOW_SECONDS,
           },
           userStatusSeconds: config.CALC_USER_STATUS_SECONDS,
+          trustedProxies: config.TRUSTED_PROXIES,
         }),
         PrivateLiabilityModule.forRoot({
           catalogPath: config.CALC_PRIVATE_LIABILITY_CATALOG,

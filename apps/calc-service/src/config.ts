@@ -14,6 +14,8 @@ export const calcEnvShape = {
   /** Failed logins of one user name from one address within the window before further attempts get a 429. */
   CALC_LOGIN_MAX_FAILURES: env.positiveInt(5),
   CALC_LOGIN_WINDOW_SECONDS: env.positiveInt(900),
+  /** The broker service's setting: proxies whose X-Forwarded-For names the client address of a login. */
+  TRUSTED_PROXIES: env.trustedProxies(),
   /** The private-liability tariff catalog (JSON, validated at boot); the shipped demo catalog by default. */
   CALC_PRIVATE_LIABILITY_CATALOG: env.text(DEMO_PRIVATE_LIABILITY_CATALOG_PATH),
   /** Answers remembered for requests sent again on the same day (about 32 KB each with the demo catalog); 0 disables. */

@@ -97,3 +97,56 @@ describe('calc-service tokens of users deleted or disabled after login', () => {
     },
   );
 });
+
+describe('calc-service login failures by client address behind the gateway (TRUSTED_PROXIES)', () => {
+  let calc: CalcTestApp;
+  beforeAll(async () => {
+    // The default TRUSTED_PROXIES trusts loopback: the test is the gateway, X-Forwarded-For the client.
+    calc = await startCalcTestApp({ CALC_LOGIN_MAX_FAILURES: '3' });
+  });
+  afterAll(() => calc?.close());
+
+  const from = (address: string, username: string, password: string) =>
+    calc.login(username, password).set('X-Forwarded-For', address);
+  /** How long `attempt` took to be answered, in ms. */
+  const timed = async (attempt: () => Promise<unknown>) => {
+    const started = Date.now();
+    await attempt();
+    return Date.now() - started;
+  };
+
+  it('refuses the address that kept failing, but never the right password from another address', async () => {
+    for (let attempt = 0; attempt < 3; attempt++) await from('203.0.113.7', 'Rechner', 'falsch').expect(401);
+    await from('203.0.113.7', 'Rechner', PASSWORD).expect(429);
+    await from('198.51.100.9', 'Rechner', PASSWORD).expect(200);
+  });
+
+  it('only slows a name failing from many addresses, by at most 3 s, and then lets the right password in', async () => {
+    const attackers = Array.from({ length: 20 }, (_, index) => `203.0.113.${100 + index}`);
+    await Promise.all(attackers.map((address) => from(address, 'drossel', 'falsch').expect(401)));
+    // Twenty failures would be a delay of 9 s uncapped; the cap is 3 s.
+    const wait = await timed(() => from('198.51.100.20', 'drossel', PASSWORD).expect(200));
+    expect(wait).toBeGreaterThanOrEqual(3_000);
+    expect(wait).toBeLessThan(6_000);
+  });
+
+  it('slows an unknown name as it slows a known one, so the wait tells nothing', async () => {
+    for (const username of ['gesperrt', 'niemand-bekannt']) {
+      for (let attempt = 0; attempt < 2; attempt++)
+        await from(`192.0.2.${attempt + 1}`, username, 'falsch').expect(401);
+    }
+    // Three failures of each name now (the third below): a delay of 500 ms before each answer, the same 401.
+    const answers = await Promise.all(
+      ['gesperrt', 'niemand-bekannt'].map(async (username) => {
+        await from('192.0.2.9', username, 'falsch').expect(401);
+        let body: unknown;
+        const wait = await timed(async () => {
+          body = (await from('192.0.2.10', username, 'falsch').expect(401)).body;
+        });
+        return { wait: wait >= 500, body };
+      }),
+    );
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0].wait).toBe(true);
+  });
+});

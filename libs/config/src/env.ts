@@ -1,3 +1,4 @@
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 /** A configuration problem, described in one line that names the variable. */
@@ -69,7 +70,24 @@ export const env = {
           .filter(Boolean),
       )
       .default(fallback),
+  /**
+   * Proxies whose X-Forwarded-For is believed when telling client addresses apart (proxy-addr notation:
+   * addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`); by default the private ranges a gateway sits in.
+   */
+  trustedProxies: () =>
+    env
+      .list(['loopback', 'linklocal', 'uniquelocal'])
+      .refine(isProxyList, 'must be IP addresses, CIDR ranges, loopback, linklocal or uniquelocal'),
 };
+
+function isProxyList(entries: string[]): boolean {
+  try {
+    proxyaddr.compile(entries);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function hasProtocol(value: string, protocols: string[]): boolean {
   try {

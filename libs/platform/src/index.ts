@@ -14,3 +14,4 @@ export * from './openapi.js';
 export * from './metrics.js';
 export * from './admission-gate.js';
 export { BodyMediaTypes } from './media-type.interceptor.js';
+export * from './client-address.js';

@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { ClientAddresses } from '@broker/platform';
 import type { Request } from 'express';
 import type { Redis } from 'ioredis';
 import { DomainError, ErrorCode } from '@broker/errors';
-import { ClientAddresses } from './client-address.js';
 
 /** Requests per key in fixed windows, counted in Redis so that every instance of the service shares them. */
 export class RedisRateLimiter {

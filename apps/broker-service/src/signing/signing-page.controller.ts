@@ -12,8 +12,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { BodyMediaTypes } from '@broker/platform';
-import { ClientAddresses } from './client-address.js';
+import { BodyMediaTypes, ClientAddresses } from '@broker/platform';
 import { SigningCsrf } from './csrf.js';
 import { FormBodyInterceptor } from './form-body.interceptor.js';
 import { sendAsset, sendPage, SigningPageFilter } from './page-response.js';

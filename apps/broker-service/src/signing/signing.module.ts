@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { ClientAddresses } from '@broker/platform';
 import { Redis } from 'ioredis';
-import { ClientAddresses } from './client-address.js';
 import { SigningCsrf } from './csrf.js';
 import { FormBodyInterceptor } from './form-body.interceptor.js';
 import { SigningPageFilter } from './page-response.js';

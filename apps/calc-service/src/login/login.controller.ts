@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Inject, Ip, Post, Res } from '@nestjs/common';
+import { setTimeout } from 'node:timers/promises';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import {
   ApiOkResponse,
@@ -10,7 +11,8 @@ import {
 import { LoginTokenService } from '@broker/auth';
 import { ApiErrorView } from '@broker/contracts';
 import { DomainError, ErrorCode } from '@broker/errors';
-import { noStoreHeader, RETRY_AFTER_HEADER } from '@broker/platform';
+import { ClientAddresses, noStoreHeader, RETRY_AFTER_HEADER } from '@broker/platform';
+import type { FastifyRequest } from 'fastify';
 import { LoginThrottle } from './login-throttle.js';
 import { LoginRequest, LoginResponse } from './login.dto.js';
 import { UserAccounts } from './user-accounts.js';
@@ -24,13 +26,15 @@ export class LoginController {
   constructor(
     private readonly accounts: UserAccounts,
     private readonly throttle: LoginThrottle,
+    private readonly clients: ClientAddresses,
     @Inject(LoginTokenService) private readonly tokens: LoginTokenService,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   /**
-   * 200 {token} with Expires; a wrong user name or password is the same 401; repeated failures of one user name
-   * from one address are a 429 with Retry-After until the window ends. Renewing is logging in again.
+   * 200 {token} with Expires; a wrong user name or password is the same 401; failures slow the next attempts
+   * (LoginThrottle), and repeated failures of one user name from one address (TRUSTED_PROXIES tells the address)
+   * are a 429 with Retry-After until the window ends. Renewing is logging in again.
    */
   @Post('api/login')
   @HttpCode(200)
@@ -53,21 +57,23 @@ export class LoginController {
   })
   async login(
     @Body() request: LoginRequest,
-    @Ip() address: string,
+    @Req() incoming: FastifyRequest,
     @Res({ passthrough: true }) response: unknown,
   ): Promise<{ token: string }> {
-    const key = `${request.username.toLowerCase()}|${address}`;
-    const wait = await this.throttle.retryAfter(key);
-    if (wait > 0)
+    const address = this.clients.of(incoming.raw);
+    const admission = await this.throttle.admit(request.username, address);
+    if (admission.retryAfterSeconds > 0)
       throw new DomainError(ErrorCode.RateLimited, 'Too many failed logins; try again later', [], {
-        'Retry-After': String(wait),
+        'Retry-After': String(admission.retryAfterSeconds),
       });
+    // Before the password is checked, for known and unknown names alike: the wait tells nothing.
+    if (admission.delayMs > 0) await setTimeout(admission.delayMs);
     const principal = await this.accounts.authenticate(request.username, request.password);
     if (!principal) {
-      await this.throttle.recordFailure(key);
+      await this.throttle.recordFailure(request.username, address);
       throw new DomainError(ErrorCode.AuthenticationFailed, 'User name or password is wrong');
     }
-    await this.throttle.clear(key);
+    await this.throttle.clear(request.username, address);
     const issued = await this.tokens.issue(principal);
     const http = this.adapterHost.httpAdapter;
     http.setHeader(response, 'Expires', issued.expiresAt.toUTCString());

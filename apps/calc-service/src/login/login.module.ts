@@ -6,6 +6,7 @@ import {
   type LoginTokenSettings,
   LoginTokenService,
 } from '@broker/auth';
+import { ClientAddresses } from '@broker/platform';
 import { LOGIN_THROTTLE_SETTINGS, LoginThrottle, type LoginThrottleSettings } from './login-throttle.js';
 import { LoginController } from './login.controller.js';
 import { UserAccounts } from './user-accounts.js';
@@ -18,6 +19,8 @@ export class LoginModule {
     throttle: LoginThrottleSettings;
     /** A token of a user deleted or disabled is refused within this many seconds (CALC_USER_STATUS_SECONDS). */
     userStatusSeconds: number;
+    /** TRUSTED_PROXIES: whose X-Forwarded-For names the client address the failures are counted for. */
+    trustedProxies: string[];
   }): DynamicModule {
     return {
       module: LoginModule,
@@ -34,6 +37,7 @@ export class LoginModule {
           inject: [UserAccounts],
         },
         LoginThrottle,
+        { provide: ClientAddresses, useValue: new ClientAddresses(settings.trustedProxies) },
         LoginBearerGuard,
       ],
       exports: [LoginTokenService, LoginBearerGuard, ACTIVE_USERS],

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
 
 /**
@@ -12,7 +12,8 @@ export class ClientAddresses {
     this.trust = proxyaddr.compile(trustedProxies);
   }
 
-  of(request: Request): string {
+  /** `request`: Node's request (Express's, or Fastify's `request.raw`). */
+  of(request: IncomingMessage): string {
     return proxyaddr(request, this.trust);
   }
 }
