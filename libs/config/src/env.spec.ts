@@ -37,6 +37,15 @@ describe('parseConfig', () => {
     expect(() => parseConfig(shape, source)).toThrow(new ConfigError(message));
   });
 
+  it('names every failing variable at once, so one restart fixes them all', () => {
+    expect(() => parseConfig(shape, { PORT: 'abc' })).toThrow(
+      new ConfigError(
+        'DATABASE_URL is required (a postgres:// connection URL); PORT must be a TCP port number; ' +
+          'REDIS_URL is required (a redis:// connection URL)',
+      ),
+    );
+  });
+
   it('decodes encryption keys and rejects ones of the wrong size', () => {
     const keyShape = { KEY: env.encryptionKey() };
     expect(parseConfig(keyShape, { KEY: Buffer.alloc(32, 7).toString('base64') }).KEY).toEqual(

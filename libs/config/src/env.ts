@@ -123,15 +123,17 @@ export function parseConfig<Shape extends z.ZodRawShape>(
     Object.keys(shape).map((key) => [key, source[key] === '' ? undefined : source[key]]),
   );
   const result = z.object(shape).safeParse(input);
-  if (!result.success) {
-    const [issue] = result.error.issues;
-    if (!issue) throw new ConfigError('Configuration is invalid');
+  if (result.success) return result.data;
+  // Every variable that is wrong, at once (the first issue of each), so one restart fixes them all.
+  const problems = new Map<string, string>();
+  for (const issue of result.error.issues) {
     const variable = String(issue.path[0]);
+    if (problems.has(variable)) continue;
     const missing = source[variable] === undefined && issue.code === 'invalid_type';
     const reason = missing && !issue.message.startsWith('is required') ? 'is required' : issue.message;
-    throw new ConfigError(`${variable} ${reason}`);
+    problems.set(variable, `${variable} ${reason}`);
   }
-  return result.data;
+  throw new ConfigError(problems.size > 0 ? [...problems.values()].join('; ') : 'Configuration is invalid');
 }
 
 /** For settings that may come from one of several variables: names them all when none is set. */

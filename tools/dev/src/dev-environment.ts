@@ -53,13 +53,10 @@ export function developmentSecrets(stateDir: string): DevelopmentSecrets {
   return complete;
 }
 
-/**
- * The environment the development CLIs hand to their children: the caller's, the resolved service URLs,
- * and development values where the caller did not set them. The token-signing key is never passed on.
- */
-export function developmentEnvironment(services: LocalServices, stateDir: string): NodeJS.ProcessEnv {
+/** The development values of the variables without a safe default (keys, the OAuth issuer, the storage dir). */
+export function developmentDefaults(stateDir: string): Record<string, string> {
   const secrets = developmentSecrets(stateDir);
-  const defaults: NodeJS.ProcessEnv = {
+  return {
     API_KEY_ENCRYPTION_KEY: secrets.API_KEY_ENCRYPTION_KEY,
     CALC_JWT_PRIVATE_KEY: secrets.CALC_JWT_PRIVATE_KEY,
     IMPORT_OAUTH_PUBLIC_KEY: secrets.IMPORT_OAUTH_PUBLIC_KEY,
@@ -67,6 +64,14 @@ export function developmentEnvironment(services: LocalServices, stateDir: string
     IMPORT_OAUTH_AUDIENCE: DEV_OAUTH_AUDIENCE,
     IMPORT_STORAGE_DIR: path.join(stateDir, 'import-files'),
   };
+}
+
+/**
+ * The environment the development CLIs hand to their children: the caller's, the resolved service URLs,
+ * and development values where the caller did not set them. The token-signing key is never passed on.
+ */
+export function developmentEnvironment(services: LocalServices, stateDir: string): NodeJS.ProcessEnv {
+  const defaults = developmentDefaults(stateDir);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: services.databaseUrl,
