@@ -101,7 +101,15 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
       (await send('POST', '/api/login', { 'Content-Type': 'application/json' }, Buffer.from('{}'))).status,
     ).toBe(400);
     expect((await send('GET', '/api/v1/list')).status).toBe(401);
-    expect((await send('GET', '/somewhere/else')).status).toBe(404);
+    const unknown = await send('GET', '/somewhere/else');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(unknown.body)).toEqual({
+      name: 'RouteNotFound',
+      message: 'No resource at this path',
+      code: 1201,
+      status: 404,
+    });
   });
 
   it('routes by host name, and keeps the processes’ metrics and probes inside', async () => {
