@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
@@ -41,10 +41,22 @@ function assertBuilt(launches: Launch[]): void {
   throw new Error(`${scripts} not found: run "pnpm build" first`);
 }
 
-function prefixLines(stream: Readable, prefix: string, target: NodeJS.WritableStream): void {
-  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) =>
-    target.write(`${prefix}${line}\n`),
-  );
+/** Where the processes' logs go (JSON lines, one file per process), so the terminal keeps the summary. */
+const LOG_DIR = path.join(root, '.local', 'logs');
+/** Lines of a process kept in memory, shown when it exits on its own. */
+const LAST_LINES = 20;
+
+/**
+ * A process's output into its log file. Lines that are no JSON log entry (a crash's stack trace) also go to the
+ * terminal, and the last lines are kept for the message when the process exits on its own.
+ */
+function logLines(stream: Readable, file: NodeJS.WritableStream, name: string, last: string[]): void {
+  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+    file.write(`${line}\n`);
+    last.push(line);
+    if (last.length > LAST_LINES) last.shift();
+    if (!line.startsWith('{')) process.stderr.write(`[${name}] ${line}\n`);
+  });
 }
 
 /** Owns everything `pnpm start` runs; stop() ends it all and exits the process. */
@@ -107,13 +119,17 @@ class Supervisor {
       detached: true,
     });
     this.children.add(child);
-    prefixLines(child.stdout, `[${launch.name}] `, process.stdout);
-    prefixLines(child.stderr, `[${launch.name}] `, process.stderr);
+    mkdirSync(LOG_DIR, { recursive: true });
+    const log = createWriteStream(path.join(LOG_DIR, `${launch.name}.log`), { flags: 'a' });
+    const last: string[] = [];
+    logLines(child.stdout, log, launch.name, last);
+    logLines(child.stderr, log, launch.name, last);
     child.once('exit', (code, signal) => {
       this.children.delete(child);
       void this.stop(
         1,
-        `${launch.name} exited on its own (${signal ?? `exit code ${code}`}); stopping the suite`,
+        `${launch.name} exited on its own (${signal ?? `exit code ${code}`}); stopping the suite. Its last lines:\n` +
+          last.join('\n'),
       );
     });
   }
@@ -164,7 +180,10 @@ function printLinks(launches: Launch[]): void {
       return `  ${label.padEnd(width)}http://127.0.0.1:${launch.port}${link}`;
     }),
   );
-  console.log(['', 'The broker platform is running:', ...lines, '', 'Press Ctrl+C to stop', ''].join('\n'));
+  const logs = `Logs (JSON lines): ${path.relative(process.cwd(), LOG_DIR) || '.'}/<process>.log`;
+  console.log(
+    ['', 'The broker platform is running:', ...lines, '', logs, 'Press Ctrl+C to stop', ''].join('\n'),
+  );
 }
 
 async function main(supervisor: Supervisor): Promise<void> {
