@@ -41,11 +41,14 @@ function readDockerfile(app: string): ImageRecipe {
   };
 }
 
-/** The bundle the Dockerfile copies into its image, made the same way into `target`. */
+/**
+ * The bundle the Dockerfile copies into its image, made the same way into `target`; from the store the install
+ * filled (`--offline`), so the test command needs no registry once installed (an image build fetches as usual).
+ */
 function deployBundle(recipe: ImageRecipe, target: string): Promise<void> {
   const [command, ...args] = pnpmCommand();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args, ...recipe.deployArguments, target], {
+    const child = spawn(command, [...args, ...recipe.deployArguments, '--offline', target], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
