@@ -7,6 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { findWorkspaceRoot, type LocalServices, resolveServices, stopChild } from '@broker/local-services';
 import { suite, type SuiteProcess } from './suite.js';
 import { developmentEnvironment } from './dev-environment.js';
+import { planLocalGateway } from './local-gateway.js';
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -110,25 +111,33 @@ class Supervisor {
 
   /** A long-running process: output prefixed with its name; exiting on its own stops the suite. */
   launch(launch: Launch, env: NodeJS.ProcessEnv): void {
+    this.launchCommand(launch.name, process.execPath, [launch.script], {
+      ...env,
+      PORT: String(launch.port),
+      ...launch.env,
+    });
+  }
+
+  launchCommand(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): void {
     if (this.stopping) return;
-    const child = spawn(process.execPath, [launch.script], {
+    const child = spawn(command, args, {
       cwd: root,
-      env: { ...env, PORT: String(launch.port), ...launch.env },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Own process group: a Ctrl+C reaches the supervisor only, which then stops each process once, with SIGTERM.
       detached: true,
     });
     this.children.add(child);
     mkdirSync(LOG_DIR, { recursive: true });
-    const log = createWriteStream(path.join(LOG_DIR, `${launch.name}.log`), { flags: 'a' });
+    const log = createWriteStream(path.join(LOG_DIR, `${name}.log`), { flags: 'a' });
     const last: string[] = [];
-    logLines(child.stdout, log, launch.name, last);
-    logLines(child.stderr, log, launch.name, last);
+    logLines(child.stdout, log, name, last);
+    logLines(child.stderr, log, name, last);
     child.once('exit', (code, signal) => {
       this.children.delete(child);
       void this.stop(
         1,
-        `${launch.name} exited on its own (${signal ?? `exit code ${code}`}); stopping the suite. Its last lines:\n` +
+        `${name} exited on its own (${signal ?? `exit code ${code}`}); stopping the suite. Its last lines:\n` +
           last.join('\n'),
       );
     });
@@ -172,7 +181,29 @@ async function waitUntilReady(launches: Launch[], supervisor: Supervisor): Promi
   }
 }
 
-function printLinks(launches: Launch[]): void {
+/** The gateway in front of the suite when nginx is there; a line saying what it serves, or why it is missing. */
+async function startGateway(launches: Launch[], supervisor: Supervisor): Promise<string> {
+  const portOfService = (name: string) => launches.find((launch) => launch.name === name)!.port;
+  const gateway = planLocalGateway(
+    {
+      import: portOfService('import-service'),
+      calc: portOfService('calc-service'),
+      broker: portOfService('broker-service'),
+    },
+    path.join(root, '.local'),
+  );
+  if ('missing' in gateway) return `Gateway: not started, ${gateway.missing}`;
+  supervisor.launchCommand('gateway', gateway.command, gateway.args, process.env);
+  const health = `http://127.0.0.1:${gateway.port}/gateway/health`;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!(await answersReady(health)) && !supervisor.isStopping) {
+    if (Date.now() > deadline) throw new Error(`the gateway did not answer ${health}`);
+    await delay(200);
+  }
+  return `Gateway (nginx, deploy/gateway): http://127.0.0.1:${gateway.port}/api/v1/..., /api/..., /service/...`;
+}
+
+function printLinks(launches: Launch[], gatewayLine: string): void {
   const width = Math.max(...launches.map((launch) => launch.name.length)) + 2;
   const lines = launches.flatMap((launch) =>
     launch.links.map((link, index) => {
@@ -182,7 +213,9 @@ function printLinks(launches: Launch[]): void {
   );
   const logs = `Logs (JSON lines): ${path.relative(process.cwd(), LOG_DIR) || '.'}/<process>.log`;
   console.log(
-    ['', 'The broker platform is running:', ...lines, '', logs, 'Press Ctrl+C to stop', ''].join('\n'),
+    ['', 'The broker platform is running:', ...lines, '', gatewayLine, logs, 'Press Ctrl+C to stop', ''].join(
+      '\n',
+    ),
   );
 }
 
@@ -196,7 +229,8 @@ async function main(supervisor: Supervisor): Promise<void> {
   await supervisor.runStep('Seeding the demo data', [dbCli, 'seed'], env);
   for (const launch of launches) supervisor.launch(launch, env);
   await waitUntilReady(launches, supervisor);
-  if (!supervisor.isStopping) printLinks(launches);
+  const gatewayLine = await startGateway(launches, supervisor);
+  if (!supervisor.isStopping) printLinks(launches, gatewayLine);
 }
 
 const supervisor = new Supervisor();
