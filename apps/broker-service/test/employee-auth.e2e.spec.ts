@@ -140,14 +140,20 @@ describe('employee service authentication (header group)', () => {
     },
   );
 
-  it('refuses OTP proofs of an API id after 10 wrong ones until the hour ends (429), the digest still accepted', async () => {
+  /** A fresh API client of `brokerNumber` (one per broker) and the headers of a wrong OTP of it. */
+  async function guessingClient(brokerNumber: string, employee: string) {
     const { rows } = await service.db.query<{ id: string }>(
-      "SELECT id::text FROM broker.broker WHERE broker_number = 'V1000'",
+      'SELECT id::text FROM broker.broker WHERE broker_number = $1',
+      [brokerNumber],
     );
-    const guessed = await service.addApiClient(rows[0].id, 'otp_guess');
+    const guessed = await service.addApiClient(rows[0].id, employee);
     const valid = [-30_000, 0, 30_000].map((shift) => svcOtp(guessed.apiKey, Date.now() + shift));
     const wrong = ['00000000', '00000001', '00000002', '00000003'].find((code) => !valid.includes(code))!;
-    const guess = { 'X-Svc-Api-Id': guessed.apiId, 'X-Svc-Otp': wrong };
+    return { guessed, guess: { 'X-Svc-Api-Id': guessed.apiId, 'X-Svc-Otp': wrong } };
+  }
+
+  it('refuses OTP proofs of an API id after 10 wrong ones until the hour ends (429), the digest still accepted', async () => {
+    const { guessed, guess } = await guessingClient('V1000', 'otp_guess');
     for (let attempt = 0; attempt < 10; attempt++) await get(guess).expect(400);
 
     const throttled = await get(guess).expect(429);
@@ -167,6 +173,14 @@ describe('employee service authentication (header group)', () => {
       .expect(200);
     expect(metrics.text).toMatch(/auth_refusals_total\{[^}]*reason="wrong"[^}]*\} 1\d/);
     expect(metrics.text).toMatch(/auth_refusals_total\{[^}]*reason="throttled"[^}]*\} 2/);
+  });
+
+  it('checks at most 10 wrong OTPs of an API id also when they arrive at once', async () => {
+    const { guess } = await guessingClient('V1001', 'otp_burst');
+    const answers = await Promise.all(Array.from({ length: 30 }, () => get(guess)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
   });
 
   it('refuses a replayed nonce within the timestamp window', async () => {

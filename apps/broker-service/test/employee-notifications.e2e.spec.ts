@@ -185,12 +185,21 @@ describe('employee service: notifications through a real SMTP server and an HTTP
     const outbox = async () =>
       Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM broker.outbox_message')).rows[0].n);
     const before = await outbox();
-    const refused = await service
-      .call('post', path('/kunden/unterschriftenlinks/_senden'), order('0171 22'))
-      .expect(400);
-    expect(refused.body).toEqual({
-      Meldungen: ['Kommunikationsadresse "0171 22" is not a phone number an SMS can be sent to'],
-    });
+    // Too short, premium-rate, fixed-line, with an extension, with text after it.
+    for (const number of [
+      '0171 22',
+      '0900 1234567',
+      '030 123456',
+      '+49 171 7654321 ext. 99',
+      '01712345678abc',
+    ]) {
+      const refused = await service
+        .call('post', path('/kunden/unterschriftenlinks/_senden'), order(number))
+        .expect(400);
+      expect(refused.body).toEqual({
+        Meldungen: [expect.stringContaining(`Kommunikationsadresse "${number}" is not a`)],
+      });
+    }
     expect(await outbox()).toBe(before);
   });
 

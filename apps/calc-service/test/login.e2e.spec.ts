@@ -121,6 +121,15 @@ describe('calc-service login failures by client address behind the gateway (TRUS
     await from('198.51.100.9', 'Rechner', PASSWORD).expect(200);
   });
 
+  it('checks at most CALC_LOGIN_MAX_FAILURES passwords from one address also when they arrive at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => from('203.0.113.50', 'niemand-gleichzeitig', 'falsch')),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(27);
+  });
+
   it('only slows a name failing from many addresses, by at most 3 s, and then lets the right password in', async () => {
     const attackers = Array.from({ length: 20 }, (_, index) => `203.0.113.${100 + index}`);
     await Promise.all(attackers.map((address) => from(address, 'drossel', 'falsch').expect(401)));

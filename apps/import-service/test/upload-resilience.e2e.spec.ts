@@ -124,6 +124,10 @@ describe('import API: uploads while Redis is down, and Idempotency-Key', () => {
       { sub: 'employee-02_02' },
     );
     expect(otherCaller.body).not.toEqual(first.body);
+    // So is the same subject's key when its token acts for another broker.
+    const otherBroker = await upload(200, { 'Idempotency-Key': 'bestand-2026-11' }, { broker_id: 'V2000' });
+    expect(otherBroker.body).not.toEqual(first.body);
+    expect(await processCount()).toBe(processes + 4);
   });
 
   it('refuses an Idempotency-Key that is empty, too long or not ASCII with 400', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { generateKeyPair, SignJWT } from 'jose';
 import { ClientCredentialsTokens } from '@broker/client';
 import {
   insertBrokerFixture,
@@ -85,8 +86,18 @@ describe('import API: the authorization server’s keys rotated, removed and unr
 
   it('answers 503 with Retry-After while the key set cannot be read, naming the server in the log, and recovers', async () => {
     const token = await freshToken();
+    expect((await list(token)).status).toBe(200);
     await oauth.pause();
     try {
+      // While the keys in hand are fresh, a token of a key they lack is the token's fault, outage or not.
+      const { privateKey } = await generateKeyPair('RS256');
+      const foreign = await new SignJWT({ tenant: 'demo', broker_id: 'V1000', scope: 'service.imports' })
+        .setProtectedHeader({ alg: 'RS256', kid: 'not-at-the-server' })
+        .setIssuer(oauth.issuer)
+        .setAudience(oauth.audience)
+        .setExpirationTime('5m')
+        .sign(privateKey);
+      expect((await list(foreign)).status).toBe(401);
       await sleep(KEYS_MAX_AGE_SECONDS * 1000 + 500);
       const refused = await list(token);
       expect(refused.status).toBe(503);

@@ -38,41 +38,45 @@ export class LoginThrottle {
     @Inject(LOGIN_THROTTLE_SETTINGS) private readonly settings: LoginThrottleSettings,
   ) {}
 
+  /**
+   * Counts the attempt as a failure before its password is checked (atomically, so attempts sent at once cannot
+   * all pass a count read before any of them) and says whether it may be checked, and after what delay.
+   * `succeeded` takes the count back for a right password.
+   */
   async admit(username: string, address: string): Promise<LoginAdmission> {
+    const pair = pairKey(username, address);
     const rows = await this.db.query<{ key: string; failures: number; seconds: number }[]>(
-      `SELECT throttle_key AS key, failures,
-              ceil(extract(epoch FROM window_started_at + make_interval(secs => $3) - now()))::int AS seconds
-         FROM calc.login_throttle
-        WHERE throttle_key IN ($1, $2) AND window_started_at + make_interval(secs => $3) > now()`,
-      [pairKey(username, address), userKey(username), this.settings.windowSeconds],
+      `INSERT INTO calc.login_throttle AS t (throttle_key, failures, window_started_at)
+       SELECT key, 1, now() FROM unnest($1::text[]) key
+       ON CONFLICT (throttle_key) DO UPDATE SET
+         failures = CASE WHEN t.window_started_at + make_interval(secs => $2) > now() THEN t.failures + 1 ELSE 1 END,
+         window_started_at = CASE WHEN t.window_started_at + make_interval(secs => $2) > now()
+                                  THEN t.window_started_at ELSE now() END
+       RETURNING throttle_key AS key, failures,
+                 ceil(extract(epoch FROM window_started_at + make_interval(secs => $2) - now()))::int AS seconds`,
+      [[pair, userKey(username)], this.settings.windowSeconds],
     );
-    const pair = rows.find((row) => row.key === pairKey(username, address));
-    const user = rows.find((row) => row.key === userKey(username));
-    if (pair && pair.failures >= this.settings.maxFailures)
-      return { retryAfterSeconds: Math.max(pair.seconds, 1), delayMs: 0 };
-    const failures = Math.max(pair?.failures ?? 0, user?.failures ?? 0);
-    const delayMs = Math.min(MAX_DELAY_MS, Math.max(0, failures - FREE_FAILURES) * DELAY_PER_FAILURE_MS);
+    const pairRow = rows.find((row) => row.key === pair);
+    const userRow = rows.find((row) => row.key !== pair);
+    if (pairRow && pairRow.failures > this.settings.maxFailures)
+      return { retryAfterSeconds: Math.max(pairRow.seconds, 1), delayMs: 0 };
+    // The failures before this attempt decide its delay.
+    const earlier = Math.max(pairRow?.failures ?? 1, userRow?.failures ?? 1) - 1;
+    const delayMs = Math.min(MAX_DELAY_MS, Math.max(0, earlier - FREE_FAILURES) * DELAY_PER_FAILURE_MS);
     return { retryAfterSeconds: 0, delayMs };
   }
 
-  /** Counts a failure for the pair and for the user name; a window that has ended starts again. */
-  async recordFailure(username: string, address: string): Promise<void> {
-    await this.db.query(
-      `INSERT INTO calc.login_throttle (throttle_key, failures, window_started_at)
-       SELECT key, 1, now() FROM unnest($1::text[]) key
-       ON CONFLICT (throttle_key) DO UPDATE SET
-         failures = CASE WHEN login_throttle.window_started_at + make_interval(secs => $2) > now()
-                         THEN login_throttle.failures + 1 ELSE 1 END,
-         window_started_at = CASE WHEN login_throttle.window_started_at + make_interval(secs => $2) > now()
-                                  THEN login_throttle.window_started_at ELSE now() END`,
-      [[pairKey(username, address), userKey(username)], this.settings.windowSeconds],
-    );
-  }
-
-  /** A successful login from the address: its pair count goes; the user name's stays (other addresses failed). */
-  async clear(username: string, address: string): Promise<void> {
+  /**
+   * A right password from the address: its pair count goes, and this attempt is taken off the user name's count
+   * (the failures from other addresses stay).
+   */
+  async succeeded(username: string, address: string): Promise<void> {
     await this.db.query('DELETE FROM calc.login_throttle WHERE throttle_key = $1', [
       pairKey(username, address),
     ]);
+    await this.db.query(
+      'UPDATE calc.login_throttle SET failures = greatest(failures - 1, 0) WHERE throttle_key = $1',
+      [userKey(username)],
+    );
   }
 }

@@ -69,11 +69,9 @@ export class LoginController {
     // Before the password is checked, for known and unknown names alike: the wait tells nothing.
     if (admission.delayMs > 0) await setTimeout(admission.delayMs);
     const principal = await this.accounts.authenticate(request.username, request.password);
-    if (!principal) {
-      await this.throttle.recordFailure(request.username, address);
-      throw new DomainError(ErrorCode.AuthenticationFailed, 'User name or password is wrong');
-    }
-    await this.throttle.clear(request.username, address);
+    // The attempt was counted as a failure when it was admitted.
+    if (!principal) throw new DomainError(ErrorCode.AuthenticationFailed, 'User name or password is wrong');
+    await this.throttle.succeeded(request.username, address);
     const issued = await this.tokens.issue(principal);
     const http = this.adapterHost.httpAdapter;
     http.setHeader(response, 'Expires', issued.expiresAt.toUTCString());

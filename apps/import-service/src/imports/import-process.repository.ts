@@ -44,6 +44,13 @@ export interface ImportReportRow {
 /** Issues listed in one report; the total is always given. */
 export const REPORT_ISSUE_LIMIT = 1000;
 
+/** A caller's Idempotency-Key: the broker its token acts for and its subject name the caller. */
+export interface IdempotencyKey {
+  caller: BrokerRef;
+  requestedBy: string;
+  key: string;
+}
+
 /** How long an Idempotency-Key names its process. */
 const IDEMPOTENCY_WINDOW = "interval '24 hours'";
 
@@ -65,12 +72,12 @@ export class ImportProcessRepository {
    */
   async create(
     process: NewImportProcess,
-    idempotencyKey?: string,
+    idempotency?: IdempotencyKey,
   ): Promise<{ processId: string; created: boolean }> {
     try {
       const processId = await this.db.transaction(async (tx) => {
         const id = await this.insert(tx, process);
-        if (idempotencyKey) await this.claimKey(tx, process, idempotencyKey, id);
+        if (idempotency) await this.claimKey(tx, idempotency, id);
         return id;
       });
       return { processId, created: true };
@@ -81,41 +88,34 @@ export class ImportProcessRepository {
   }
 
   /** The process the caller's Idempotency-Key created within the last 24 hours, if any. */
-  async findByIdempotencyKey(
-    tenantId: string,
-    requestedBy: string,
-    key: string,
-  ): Promise<string | undefined> {
+  async findByIdempotencyKey(key: IdempotencyKey): Promise<string | undefined> {
     const [row] = await this.db.query<{ process_id: string }[]>(
       `SELECT process_id FROM "import".upload_idempotency
-        WHERE tenant_id = $1 AND requested_by = $2 AND idempotency_key = $3
+        WHERE tenant_id = $1 AND broker_id = $2 AND requested_by = $3 AND idempotency_key = $4
           AND created_at >= now() - ${IDEMPOTENCY_WINDOW}`,
-      [tenantId, requestedBy, key],
+      [key.caller.tenantId, key.caller.brokerId, key.requestedBy, key.key],
     );
     return row?.process_id;
   }
 
   /** Records the key for the new process, unless it names a live process already (then KeyAlreadyUsed). */
-  private async claimKey(
-    tx: EntityManager,
-    process: NewImportProcess,
-    key: string,
-    id: string,
-  ): Promise<void> {
+  private async claimKey(tx: EntityManager, key: IdempotencyKey, id: string): Promise<void> {
+    const names = [key.caller.tenantId, key.caller.brokerId, key.requestedBy, key.key];
     const claimed = await tx.query<{ process_id: string }[]>(
-      `INSERT INTO "import".upload_idempotency AS u (tenant_id, requested_by, idempotency_key, process_id)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (tenant_id, requested_by, idempotency_key) DO UPDATE
+      `INSERT INTO "import".upload_idempotency AS u
+         (tenant_id, broker_id, requested_by, idempotency_key, process_id)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (tenant_id, broker_id, requested_by, idempotency_key) DO UPDATE
           SET process_id = EXCLUDED.process_id, created_at = now()
         WHERE u.created_at < now() - ${IDEMPOTENCY_WINDOW}
        RETURNING process_id`,
-      [process.broker.tenantId, process.requestedBy, key, id],
+      [...names, id],
     );
     if (claimed.length > 0) return;
     const [existing] = await tx.query<{ process_id: string }[]>(
       `SELECT process_id FROM "import".upload_idempotency
-        WHERE tenant_id = $1 AND requested_by = $2 AND idempotency_key = $3`,
-      [process.broker.tenantId, process.requestedBy, key],
+        WHERE tenant_id = $1 AND broker_id = $2 AND requested_by = $3 AND idempotency_key = $4`,
+      names,
     );
     throw new KeyAlreadyUsed(existing.process_id);
   }

@@ -93,7 +93,7 @@ export class ImportService {
         storageKey: upload.storageKey,
         companies,
       },
-      idempotencyKey,
+      idempotencyKey ? { caller, requestedBy: requesterOf(principal), key: idempotencyKey } : undefined,
     );
     if (!created) {
       // A concurrent request with the same key recorded its process first: this upload is not needed.
@@ -115,7 +115,7 @@ export class ImportService {
   /** The process the caller's Idempotency-Key created within 24 hours, if any. */
   async processOfIdempotencyKey(principal: OAuthPrincipal, key: string): Promise<string | undefined> {
     const caller = await this.callerBroker(principal);
-    return this.processes.findByIdempotencyKey(caller.tenantId, requesterOf(principal), key);
+    return this.processes.findByIdempotencyKey({ caller, requestedBy: requesterOf(principal), key });
   }
 
   /** The per-process report; another broker's process, or none, is a 404. */

@@ -157,7 +157,7 @@ export class HeaderGroupVerifier {
    * 160-bit key cannot be guessed, so a guesser cannot lock a client out of its own API.
    */
   private async checkOtp(apiId: string, proof: OtpHeaders, client: ApiClientCredentials): Promise<void> {
-    const blockedFor = await this.otpFailures.blockedFor(client.apiClientId);
+    const blockedFor = await this.otpFailures.reserve(client.apiClientId);
     if (blockedFor > 0) {
       this.onOtpRefusal({ apiId, reason: 'throttled' });
       throw new DomainError(
@@ -167,8 +167,10 @@ export class HeaderGroupVerifier {
         { 'Retry-After': String(blockedFor) },
       );
     }
-    if (this.validOtp(proof, client)) return;
-    await this.otpFailures.record(client.apiClientId);
+    if (this.validOtp(proof, client)) {
+      await this.otpFailures.release(client.apiClientId);
+      return;
+    }
     this.onOtpRefusal({ apiId, reason: 'wrong' });
     throw invalid('Header X-Svc-Otp is not valid');
   }

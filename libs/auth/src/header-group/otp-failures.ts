@@ -1,12 +1,15 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
-/** Wrong one-time passwords of an API client, counted to bound guessing. */
+/** Checks of one-time passwords of an API client, bounded to bound guessing. */
 export interface OtpFailures {
-  /** Seconds until OTP proofs of the client are checked again; 0 when they are checked now. */
-  blockedFor(apiClientId: string): Promise<number>;
-  /** Counts a wrong OTP of the client. */
-  record(apiClientId: string): Promise<void>;
+  /**
+   * Reserves one check for the client before its OTP is compared: 0 when it may be checked now, else the seconds
+   * until checks are allowed again. Atomic, so concurrent guesses cannot all pass a count read before any of them.
+   */
+  reserve(apiClientId: string): Promise<number>;
+  /** Gives the reservation back: the OTP was right, so it is no failure. */
+  release(apiClientId: string): Promise<void>;
 }
 
 export const OTP_FAILURES = Symbol('OTP_FAILURES');
@@ -19,12 +22,7 @@ export const OTP_FAILURES = Symbol('OTP_FAILURES');
 export class RedisOtpFailures implements OtpFailures {
   private readonly limiter: RateLimiterRedis;
 
-  constructor(
-    redis: Redis,
-    keyPrefix: string,
-    private readonly limit = 10,
-    windowSeconds = 3_600,
-  ) {
+  constructor(redis: Redis, keyPrefix: string, limit = 10, windowSeconds = 3_600) {
     this.limiter = new RateLimiterRedis({
       storeClient: redis,
       keyPrefix,
@@ -33,14 +31,17 @@ export class RedisOtpFailures implements OtpFailures {
     });
   }
 
-  async blockedFor(apiClientId: string): Promise<number> {
-    const state = await this.limiter.get(apiClientId);
-    if (!state || state.consumedPoints < this.limit) return 0;
-    return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+  async reserve(apiClientId: string): Promise<number> {
+    try {
+      await this.limiter.consume(apiClientId, 1);
+      return 0;
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+    }
   }
 
-  async record(apiClientId: string): Promise<void> {
-    // Beyond the limit the count stays where it is; a rejection says only that.
-    await this.limiter.penalty(apiClientId, 1);
+  async release(apiClientId: string): Promise<void> {
+    await this.limiter.reward(apiClientId, 1);
   }
 }

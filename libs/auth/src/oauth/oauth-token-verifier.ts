@@ -5,6 +5,7 @@ import {
   type JWTPayload,
   jwtVerify,
   type JWTVerifyGetKey,
+  type RemoteJWKSet,
 } from 'jose';
 import { DomainError, ErrorCode } from '@broker/errors';
 
@@ -29,6 +30,8 @@ export const JWKS_REFETCH_COOLDOWN_MS = 5_000;
 export const DEFAULT_JWKS_MAX_AGE_MS = 5 * 60_000;
 /** A JWKS answer slower than this counts as a fault of the authorization server. */
 const JWKS_TIMEOUT_MS = 5_000;
+/** An unreadable key set is told (logged) at most this often. */
+const FAULT_TOLD_EVERY_MS = 10_000;
 /** What a refused request is asked to wait when the authorization server's keys cannot be read. */
 const KEY_SOURCE_RETRY_AFTER_SECONDS = 5;
 
@@ -95,15 +98,19 @@ function describeVerificationFailure(error: unknown): string {
  */
 export class OAuthTokenVerifier {
   private readonly key: JWTVerifyGetKey;
+  private readonly remote: RemoteJWKSet | undefined;
+  /** When the last key-source fault was told, so an outage is not told once per request. */
+  private faultToldAt = 0;
 
   constructor(private readonly settings: OAuthSettings) {
-    if (settings.jwksUrl)
-      this.key = createRemoteJWKSet(new URL(settings.jwksUrl), {
+    if (settings.jwksUrl) {
+      this.remote = createRemoteJWKSet(new URL(settings.jwksUrl), {
         cooldownDuration: JWKS_REFETCH_COOLDOWN_MS,
         cacheMaxAge: settings.jwksMaxAgeMs ?? DEFAULT_JWKS_MAX_AGE_MS,
         timeoutDuration: JWKS_TIMEOUT_MS,
       });
-    else if (settings.publicKeyPem) {
+      this.key = this.remote;
+    } else if (settings.publicKeyPem) {
       const publicKey = createPublicKey(settings.publicKeyPem);
       this.key = () => publicKey;
     } else throw new Error('OAuth verification needs a JWKS URL or a public key');
@@ -137,7 +144,10 @@ export class OAuthTokenVerifier {
 
   /** The keys cannot be read: a fault of the server side, not of the caller's token (503, Retry-After). */
   private keySourceFault(jwksUrl: string, error: unknown): DomainError {
-    this.settings.onKeySourceFault?.(jwksUrl, error);
+    if (Date.now() - this.faultToldAt >= FAULT_TOLD_EVERY_MS) {
+      this.faultToldAt = Date.now();
+      this.settings.onKeySourceFault?.(jwksUrl, error);
+    }
     return new DomainError(
       ErrorCode.DependencyUnavailable,
       "The authorization server's keys cannot be read; try again later",
