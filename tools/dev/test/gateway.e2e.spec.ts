@@ -233,14 +233,25 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
         reject(new Error('the gateway asked for the body of an oversized upload')),
       );
       request.on('response', (response) => {
-        response.resume();
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: '' });
-        request.destroy();
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+          request.destroy();
+        });
       });
       request.on('error', reject);
       request.flushHeaders();
     });
     expect(answer.status).toBe(413);
+    // In the import service's error shape, not nginx's page.
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(answer.body)).toEqual({
+      name: 'PayloadTooLarge',
+      message: 'The request body is too large',
+      code: 1002,
+      status: 413,
+    });
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
     expect(services.import.output()).not.toContain(answer.headers['x-request-id']);
   });
@@ -310,5 +321,25 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(10);
+    // Area C's path: its shape, with the seconds to wait.
+    const refused = answers.find((answer) => answer.status === 429)!;
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(JSON.parse(refused.body)).toEqual({
+      Meldungen: ['Too many requests; try again after Retry-After seconds'],
+    });
+  });
+
+  it('answers for a service that is down with 502 in its area’s shape and Retry-After (run last: it stops calc)', async () => {
+    await services.calc.terminate();
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // the rate limit of the burst above
+    const answer = await send('GET', '/api/doc/v1/swagger.json');
+    expect(answer.status).toBe(502);
+    expect(answer.headers['retry-after']).toBe('5');
+    expect(JSON.parse(answer.body)).toEqual({
+      name: 'DependencyUnavailable',
+      message: 'The service is unavailable; try again after Retry-After seconds',
+      code: 1501,
+      status: 502,
+    });
   });
 });
