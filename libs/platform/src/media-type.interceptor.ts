@@ -36,8 +36,11 @@ interface RequestWithHeaders {
  */
 @Injectable()
 export class MediaTypeInterceptor implements NestInterceptor {
+  /** Per handler, read once from its metadata: this runs on every request. */
+  private readonly acceptedByHandler = new WeakMap<object, string[]>();
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const accepted = acceptedMediaTypes(context);
+    const accepted = this.acceptedOf(context);
     const request = context.switchToHttp().getRequest<RequestWithHeaders>();
     if (accepted.length > 0 && hasBody(request)) {
       const sent = mediaTypeOf(request.headers['content-type']);
@@ -50,6 +53,16 @@ export class MediaTypeInterceptor implements NestInterceptor {
       }
     }
     return next.handle();
+  }
+
+  private acceptedOf(context: ExecutionContext): string[] {
+    const handler = context.getHandler();
+    let accepted = this.acceptedByHandler.get(handler);
+    if (!accepted) {
+      accepted = acceptedMediaTypes(context);
+      this.acceptedByHandler.set(handler, accepted);
+    }
+    return accepted;
   }
 }
 

@@ -16,6 +16,8 @@ export interface OidcAuthorizationServer {
   jwksUrl: string;
   /** The resource indicator of the import service: the `aud` of its tokens. */
   audience: string;
+  /** The import service's variables for trusting this server (issuer, audience, JWKS and token URL). */
+  importServiceEnv: Record<string, string>;
   /**
    * A new signing key: tokens are signed with it from now on; the JWKS lists it, and the old key too when
    * `keepOld` (a rotation in progress), else not (the old key removed).
@@ -61,6 +63,12 @@ export async function startOidcAuthorizationServer(
     tokenUrl: `${issuer}/token`,
     jwksUrl: `${issuer}/jwks`,
     audience: IMPORT_RESOURCE,
+    importServiceEnv: {
+      IMPORT_OAUTH_ISSUER: issuer,
+      IMPORT_OAUTH_AUDIENCE: IMPORT_RESOURCE,
+      IMPORT_OAUTH_JWKS_URL: `${issuer}/jwks`,
+      IMPORT_OAUTH_TOKEN_URL: `${issuer}/token`,
+    },
     async rotateKeys({ keepOld }) {
       keys = [await signingKey(), ...(keepOld ? keys : [])];
       await serve();

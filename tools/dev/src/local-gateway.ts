@@ -2,12 +2,60 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDebianPackage } from '@broker/testing';
-import { renderGatewayConfig, UPLOAD_FRAMING_BYTES } from './gateway-config.js';
+import { type GatewaySettings, renderGatewayConfig, UPLOAD_FRAMING_BYTES } from './gateway-config.js';
 
-/** The gateway of `pnpm start`: nginx with the deployment's template (deploy/gateway) in front of the suite. */
+/** The host names of the areas on a gateway of this machine (one `server` per area). */
+export const LOCAL_GATEWAY_HOSTS = {
+  import: 'import.localhost',
+  calc: 'calc.localhost',
+  broker: 'broker.localhost',
+};
+
+/** Whether nginx is here, installed (apt-get as root, as redis-server is) when it can be. */
+export function ensureNginx(): boolean {
+  return ensureDebianPackage('nginx-light', () => spawnSync('nginx', ['-v']).status === 0);
+}
+
+export type GatewayLimits = Pick<
+  GatewaySettings,
+  'GATEWAY_RATE_PER_SECOND' | 'GATEWAY_RATE_BURST' | 'GATEWAY_MAX_BODY_BYTES' | 'GATEWAY_MAX_UPLOAD_BYTES'
+>;
+
+/**
+ * A gateway of this machine: the deployment's template (deploy/gateway) rendered into `stateDir` for the areas'
+ * `host:port`s; answers the arguments that run nginx with it in the foreground.
+ */
+export function writeLocalGatewayConfig(
+  stateDir: string,
+  port: number,
+  upstreams: Record<'import' | 'calc' | 'broker', string>,
+  limits: GatewayLimits,
+): string[] {
+  mkdirSync(stateDir, { recursive: true });
+  // nginx's workers (nobody, when started as root) write request bodies of more than 16 KiB below it.
+  chmodSync(stateDir, 0o755);
+  const config = path.join(stateDir, 'nginx.conf');
+  writeFileSync(
+    config,
+    renderGatewayConfig({
+      ...limits,
+      GATEWAY_PORT: String(port),
+      GATEWAY_STATE_DIR: stateDir,
+      GATEWAY_ACCESS_LOG: path.join(stateDir, 'access.log'),
+      IMPORT_UPSTREAM: upstreams.import,
+      CALC_UPSTREAM: upstreams.calc,
+      BROKER_UPSTREAM: upstreams.broker,
+      IMPORT_HOST: LOCAL_GATEWAY_HOSTS.import,
+      CALC_HOST: LOCAL_GATEWAY_HOSTS.calc,
+      BROKER_HOST: LOCAL_GATEWAY_HOSTS.broker,
+    }),
+  );
+  return ['-p', stateDir, '-c', config, '-g', 'daemon off;'];
+}
+
+/** The gateway of `pnpm start`: its port and nginx's arguments. */
 export interface LocalGateway {
   port: number;
-  command: string;
   args: string[];
 }
 
@@ -15,45 +63,30 @@ const DEFAULT_PORT = 8080;
 /** IMPORT_MAX_UPLOAD_BYTES's default; the gateway lets uploads of that size and their form through. */
 const DEFAULT_MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
 
-const nginxRuns = () => spawnSync('nginx', ['-v']).status === 0;
-
-/**
- * The gateway's command, its configuration written to `<stateDir>/gateway`, when nginx is installed or can be
- * (apt-get as root, as redis-server is); else why not.
- */
+/** The gateway of `pnpm start` in `<stateDir>/gateway`, when nginx is installed or can be; else why not. */
 export function planLocalGateway(
   upstreamPorts: Record<'import' | 'calc' | 'broker', number>,
   stateDir: string,
 ): LocalGateway | { missing: string } {
-  if (!ensureDebianPackage('nginx-light', nginxRuns))
+  if (!ensureNginx())
     return { missing: 'nginx is not installed (apt-get install nginx-light as root starts it next time)' };
   const port = Number(process.env.GATEWAY_PORT || DEFAULT_PORT);
-  const dir = path.join(stateDir, 'gateway');
-  mkdirSync(dir, { recursive: true });
-  // nginx's workers (nobody, when started as root) write request bodies below it.
-  chmodSync(dir, 0o755);
   const maxUpload = Number(process.env.IMPORT_MAX_UPLOAD_BYTES || DEFAULT_MAX_UPLOAD_BYTES);
-  writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    renderGatewayConfig({
-      GATEWAY_PORT: String(port),
-      GATEWAY_STATE_DIR: dir,
-      GATEWAY_ACCESS_LOG: path.join(dir, 'access.log'),
+  const local = (servicePort: number) => `127.0.0.1:${servicePort}`;
+  const args = writeLocalGatewayConfig(
+    path.join(stateDir, 'gateway'),
+    port,
+    {
+      import: local(upstreamPorts.import),
+      calc: local(upstreamPorts.calc),
+      broker: local(upstreamPorts.broker),
+    },
+    {
       GATEWAY_RATE_PER_SECOND: '50',
       GATEWAY_RATE_BURST: '100',
       GATEWAY_MAX_BODY_BYTES: String(10 * 1024 * 1024),
       GATEWAY_MAX_UPLOAD_BYTES: String(maxUpload + UPLOAD_FRAMING_BYTES),
-      IMPORT_UPSTREAM: `127.0.0.1:${upstreamPorts.import}`,
-      CALC_UPSTREAM: `127.0.0.1:${upstreamPorts.calc}`,
-      BROKER_UPSTREAM: `127.0.0.1:${upstreamPorts.broker}`,
-      IMPORT_HOST: 'import.localhost',
-      CALC_HOST: 'calc.localhost',
-      BROKER_HOST: 'broker.localhost',
-    }),
+    },
   );
-  return {
-    port,
-    command: 'nginx',
-    args: ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'],
-  };
+  return { port, args };
 }

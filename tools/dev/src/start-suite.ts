@@ -193,7 +193,7 @@ async function startGateway(launches: Launch[], supervisor: Supervisor): Promise
     path.join(root, '.local'),
   );
   if ('missing' in gateway) return `Gateway: not started, ${gateway.missing}`;
-  supervisor.launchCommand('gateway', gateway.command, gateway.args, process.env);
+  supervisor.launchCommand('gateway', 'nginx', gateway.args, process.env);
   const health = `http://127.0.0.1:${gateway.port}/gateway/health`;
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (!(await answersReady(health)) && !supervisor.isStopping) {

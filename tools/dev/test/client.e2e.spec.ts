@@ -136,10 +136,7 @@ describeWithNginx('@broker/client against the running services, through the gate
   beforeAll(async () => {
     oauth = await startOidcAuthorizationServer([IMPORT_ACCOUNT]);
     suiteEnvironment = await createSuiteEnvironment({
-      IMPORT_OAUTH_ISSUER: oauth.issuer,
-      IMPORT_OAUTH_AUDIENCE: oauth.audience,
-      IMPORT_OAUTH_JWKS_URL: oauth.jwksUrl,
-      IMPORT_OAUTH_TOKEN_URL: oauth.tokenUrl,
+      ...oauth.importServiceEnv,
       CALC_TOKEN_TTL_SECONDS: String(CALC_TOKEN_SECONDS),
       LOG_LEVEL: 'warn',
     });

@@ -36,9 +36,7 @@ describe('import API: the authorization server’s keys rotated, removed and unr
   beforeAll(async () => {
     oauth = await startOidcAuthorizationServer([ACCOUNT]);
     environment = await createSuiteEnvironment({
-      IMPORT_OAUTH_ISSUER: oauth.issuer,
-      IMPORT_OAUTH_AUDIENCE: oauth.audience,
-      IMPORT_OAUTH_JWKS_URL: oauth.jwksUrl,
+      ...oauth.importServiceEnv,
       IMPORT_OAUTH_JWKS_MAX_AGE_SECONDS: String(KEYS_MAX_AGE_SECONDS),
       LOG_LEVEL: 'warn',
     });

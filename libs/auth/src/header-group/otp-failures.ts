@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
-/** Checks of one-time passwords of an API client, bounded to bound guessing. */
+/** How many one-time passwords of an API client are checked: bounded, so that guessing one is hopeless. */
 export interface OtpFailures {
   /**
    * Reserves one check for the client before its OTP is compared: 0 when it may be checked now, else the seconds
