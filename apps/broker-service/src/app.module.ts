@@ -4,16 +4,16 @@ import { meldungenBody } from '@broker/errors';
 import { PlatformModule, redisConnection } from '@broker/platform';
 import { SvcAuthModule } from './auth/svc-auth.module.js';
 import { BrokerModule } from './broker/broker.module.js';
+import { CustomerPagesModule } from './customer-pages/customer-pages.module.js';
 import type { BrokerConfig } from './config.js';
 import { EmployeeModule } from './employee/employee.module.js';
 import { MultiCallModule } from './multi-call/multi-call.module.js';
 import { SignatureLinksModule } from './employee/signature-links/signature-links.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
-import { SigningModule } from './signing/signing.module.js';
 
 /**
  * Area C: the employee service and the broker service, under /service/{tenant}/..., their multi-calls, and the
- * customers' signing page of the broker mandate.
+ * pages customers open from their links (signing the broker mandate, setting a password).
  */
 @Module({})
 export class AppModule {
@@ -39,7 +39,7 @@ export class AppModule {
           smtpUrl: config.SMTP_URL,
           mailFrom: config.MAIL_FROM,
           smsGatewayUrl: config.SMS_GATEWAY_URL,
-          portalBaseUrl: config.PORTAL_BASE_URL,
+          customerBaseUrl: config.CUSTOMER_BASE_URL,
           sweepIntervalMs: config.NOTIFY_SWEEP_INTERVAL_MS,
           queue: {
             connection: redisConnection(config.REDIS_URL),
@@ -53,16 +53,22 @@ export class AppModule {
         }),
         SignatureLinksModule,
         BrokerModule,
-        SigningModule.forRoot({
+        CustomerPagesModule.forRoot({
           redisUrl: config.REDIS_URL,
           redisPrefix: config.BROKER_REDIS_PREFIX,
           secret: config.API_KEY_ENCRYPTION_KEY,
-          rateLimit: {
-            requests: config.SIGNING_RATE_LIMIT,
-            windowSeconds: config.SIGNING_RATE_WINDOW_SECONDS,
+          rateLimits: {
+            unterschrift: {
+              requests: config.SIGNING_RATE_LIMIT,
+              windowSeconds: config.SIGNING_RATE_WINDOW_SECONDS,
+            },
+            'passwort-setzen': {
+              requests: config.PASSWORD_PAGE_RATE_LIMIT,
+              windowSeconds: config.PASSWORD_PAGE_RATE_WINDOW_SECONDS,
+            },
           },
           trustedProxies: config.TRUSTED_PROXIES,
-          secureCookies: config.PORTAL_BASE_URL.startsWith('https:'),
+          secureCookies: config.CUSTOMER_BASE_URL.startsWith('https:'),
         }),
         MultiCallModule.forRoot({
           maxParts: config.MULTICALL_MAX_PARTS,

@@ -1,4 +1,4 @@
-import { baseEnvShape, env, loadConfig } from '@broker/config';
+import { baseEnvShape, ConfigError, env, loadConfig } from '@broker/config';
 
 export const brokerEnvShape = {
   ...baseEnvShape,
@@ -10,12 +10,18 @@ export const brokerEnvShape = {
   SMTP_URL: env.text('smtp://127.0.0.1:1025'),
   MAIL_FROM: env.text('Maklerportal <no-reply@broker-platform.local>'),
   SMS_GATEWAY_URL: env.text('http://127.0.0.1:1026/sms'),
-  /** Where customers reach this service (the gateway in a deployment): the base of the links in messages. */
-  PORTAL_BASE_URL: env.text('http://localhost:3003'),
+  /**
+   * Where customers reach this service's customer pages (the gateway's customer-facing host in a deployment, which
+   * may differ from the host portals call the API at): the base of the links in messages.
+   */
+  CUSTOMER_BASE_URL: env.text('http://localhost:3003'),
   NOTIFY_SWEEP_INTERVAL_MS: env.positiveInt(60_000),
   /** Signing page requests per client address and window (a fixed window in Redis). */
   SIGNING_RATE_LIMIT: env.positiveInt(30),
   SIGNING_RATE_WINDOW_SECONDS: env.positiveInt(60),
+  /** Password page requests per client address and window (each submit is an argon2id hash). */
+  PASSWORD_PAGE_RATE_LIMIT: env.positiveInt(10),
+  PASSWORD_PAGE_RATE_WINDOW_SECONDS: env.positiveInt(60),
   TRUSTED_PROXIES: env.trustedProxies(),
   /** Connections of the search pool (beside the service's pool of 10): searches at once in PostgreSQL. */
   SEARCH_CONNECTIONS: env.positiveInt(4),
@@ -34,5 +40,9 @@ export const brokerEnvShape = {
 export type BrokerConfig = ReturnType<typeof loadBrokerConfig>;
 
 export function loadBrokerConfig() {
-  return loadConfig(brokerEnvShape);
+  return loadConfig(brokerEnvShape, () => {
+    // The variable's name until 2026-11; its old name must not be ignored silently (links would name localhost).
+    if (process.env.PORTAL_BASE_URL)
+      throw new ConfigError('PORTAL_BASE_URL is now called CUSTOMER_BASE_URL: set that variable instead');
+  });
 }

@@ -21,7 +21,7 @@ describe('employee service: notifications through a real SMTP server and an HTTP
     service = await startEmployeeTestService({
       SMTP_URL: mail.url,
       SMS_GATEWAY_URL: sms.url,
-      PORTAL_BASE_URL: 'https://portal.example',
+      CUSTOMER_BASE_URL: 'https://kunden.example',
       NOTIFY_SWEEP_INTERVAL_MS: '300',
     });
     db = service.db;
@@ -60,7 +60,7 @@ describe('employee service: notifications through a real SMTP server and an HTTP
     );
     expect(bySubject('Ihr Zugang').text).toContain('Sehr geehrte Frau Mail,');
     const passwordMail = bySubject('Passwort für Ihren Zugang');
-    expect(passwordMail.text).toContain('https://portal.example/passwort-setzen?token=');
+    expect(passwordMail.text).toContain('https://kunden.example/service/demo/passwort-setzen?token=');
     const token = tokenIn(passwordMail.text)!;
     const stored = await db.query<{ purpose: string; hours: number; used_at: Date | null }>(
       `SELECT purpose, round(extract(epoch FROM expires_at - created_at) / 3600)::int AS hours, used_at
@@ -124,7 +124,7 @@ describe('employee service: notifications through a real SMTP server and an HTTP
       return received.length > 0 ? received : undefined;
     });
     const token = tokenIn(message.text)!;
-    expect(message.text).toContain('https://portal.example/service/demo/unterschrift?token=');
+    expect(message.text).toContain('https://kunden.example/service/demo/unterschrift?token=');
     const stored = await db.query<{ purpose: string; hours: number }>(
       `SELECT purpose, round(extract(epoch FROM expires_at - created_at) / 3600)::int AS hours
          FROM broker.customer_link_token WHERE token_sha256 = $1`,
@@ -146,7 +146,7 @@ describe('employee service: notifications through a real SMTP server and an HTTP
     // The gateway gets the number in E.164.
     const received = await waitFor(() => sms.messages.find((message) => message.to === '+491717654321'));
     expect(received.text).toMatch(
-      /^Muster Makler GmbH: Bitte unterschreiben Sie Ihre Maklervollmacht: https:\/\/portal\.example\/service\/demo\/unterschrift\?token=/,
+      /^Muster Makler GmbH: Bitte unterschreiben Sie Ihre Maklervollmacht: https:\/\/kunden\.example\/service\/demo\/unterschrift\?token=/,
     );
   });
 

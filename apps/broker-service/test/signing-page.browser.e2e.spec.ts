@@ -1,219 +1,162 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Client } from 'pg';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { findFreePort } from '@broker/local-services';
-import { ensureDebianPackage, waitFor } from '@broker/testing';
-import { type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
-import { TestMailServer } from './message-receivers.js';
+import type { Page } from 'playwright-core';
+import { CustomerPageBrowser, describeWithChromium, tabTo } from './customer-page-browser.js';
+import type { EmployeeTestService } from './employee-support.js';
 import { asBuffer } from './multipart.js';
 import { expireSignatureLink, pdfDrawnImages, pdfText } from './signing-support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const chromiumInstalled = ensureDebianPackage('chromium', () => existsSync(CHROMIUM));
-if (!chromiumInstalled)
-  process.stderr.write(
-    'signing page browser e2e: SKIPPED, Debian chromium is missing and could not be installed (needs root and apt)\n',
-  );
-const describeWithChromium = chromiumInstalled ? describe : describe.skip;
+describeWithChromium('signing page browser e2e')(
+  'signing page in Chromium: link by e-mail, drawn and keyboard-only signatures',
+  () => {
+    let harness: CustomerPageBrowser;
+    let service: EmployeeTestService;
+    let db: Client;
+    let baseUrl: string;
 
-/** Screenshots of the page, kept as test artifacts (git-ignored). */
-const ARTIFACTS = join(__dirname, '..', 'test-artifacts', 'signing-page');
-
-describeWithChromium('signing page in Chromium: link by e-mail, drawn and keyboard-only signatures', () => {
-  let service: EmployeeTestService;
-  let mail: TestMailServer;
-  let db: Client;
-  let browser: Browser;
-  let baseUrl: string;
-  const pageProblems: string[] = [];
-
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    mail = await TestMailServer.start();
-    const port = await findFreePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    service = await startEmployeeTestService({
-      SMTP_URL: mail.url,
-      PORTAL_BASE_URL: baseUrl,
-      NOTIFY_SWEEP_INTERVAL_MS: '300',
+    beforeAll(async () => {
+      harness = await CustomerPageBrowser.start('signing-page');
+      ({ service, baseUrl } = harness);
+      db = service.db;
+    }, 60_000);
+    afterAll(async () => {
+      await harness?.close();
     });
-    await service.app.listen(port, '127.0.0.1');
-    db = service.db;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Chromium's sandbox refuses to run as root.
-      args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+    afterEach(() => {
+      expect(harness.pageProblems.splice(0)).toEqual([]);
     });
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
-    await mail?.close();
-  });
-  afterEach(() => {
-    expect(pageProblems.splice(0)).toEqual([]);
-  });
 
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
-    const page = await context.newPage();
-    // Script errors, CSP violations (console errors) and failed stylesheet or script loads: the page has none.
-    // A document's own 404 or 410 is what the test asks for; the console reports it as a failed load too.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        pageProblems.push(message.text());
-    });
-    page.on('pageerror', (error) => pageProblems.push(error.message));
-    page.on('response', (response) => {
-      if (response.request().resourceType() !== 'document' && response.status() >= 400)
-        pageProblems.push(`${response.status()} ${response.url()}`);
-    });
-    return page;
-  }
+    const newPage = (): Promise<Page> => harness.newPage();
+    const screenshot = (page: Page, name: string) => harness.screenshot(page, name);
 
-  async function addCustomer(firstName: string, lastName: string, email: string): Promise<string> {
-    const response = await service
-      .call('post', service.employeePath('/kunden'), {
-        body: {
-          Person: { Typ: 'natuerlich', Vorname: firstName, Nachname: lastName },
-          Kontaktdaten: [{ Kontext: 'privat', Typ: 'email', Value: email }],
-          Mitteilungen: { ErstinfoUnterbinden: true },
-        },
-      })
-      .expect(200);
-    return (response.body as { Id: string }).Id;
-  }
-
-  /** sendUnterschrifftenlink by e-mail through the API; the link from the mail the SMTP server received. */
-  async function requestLink(customerId: string, email: string): Promise<string> {
-    const before = mail.mails.filter((message) => message.to.includes(email)).length;
-    await service
-      .call('post', service.employeePath('/kunden/unterschriftenlinks/_senden'), {
-        body: { Art: 'maklervollmacht', Kommunikationsweg: 'email', KundeId: customerId },
-      })
-      .expect(200);
-    const message = await waitFor(() => mail.mails.filter((received) => received.to.includes(email))[before]);
-    const link = /(http:\/\/\S+\/unterschrift\?token=[\w-]{43})/.exec(message.text)?.[1];
-    if (!link) throw new Error(`No signing link in the mail:\n${message.text}`);
-    return link;
-  }
-
-  /** The customer's Maklervollmacht through the API, and the PDF it links to. */
-  async function storedMandate(customerId: string): Promise<{ text: string; images: number }> {
-    const customer = await service.call('get', service.employeePath(`/kunden/${customerId}`)).expect(200);
-    const mandate = (customer.body as { Maklervollmacht?: string }).Maklervollmacht;
-    expect(mandate).toBeDefined();
-    const entry = await service.call('get', mandate!).expect(200);
-    const document = (entry.body as { Typ: string; Dokument: { Uri: string } }).Dokument;
-    expect((entry.body as { Typ: string }).Typ).toBe('maklervollmacht');
-    const download = await asBuffer(service.call('get', document.Uri))
-      .expect(200)
-      .expect('Content-Type', 'application/pdf');
-    const pdf = download.body as Buffer;
-    return { text: await pdfText(pdf), images: await pdfDrawnImages(pdf) };
-  }
-
-  /** Presses Tab until the focused element is the one wanted; fails when it never comes. */
-  async function tabTo(page: Page, selector: string): Promise<void> {
-    for (let presses = 0; presses < 30; presses++) {
-      await page.keyboard.press('Tab');
-      if (await page.locator(selector).evaluate((element) => element === element.ownerDocument.activeElement))
-        return;
+    async function addCustomer(firstName: string, lastName: string, email: string): Promise<string> {
+      const response = await service
+        .call('post', service.employeePath('/kunden'), {
+          body: {
+            Person: { Typ: 'natuerlich', Vorname: firstName, Nachname: lastName },
+            Kontaktdaten: [{ Kontext: 'privat', Typ: 'email', Value: email }],
+            Mitteilungen: { ErstinfoUnterbinden: true },
+          },
+        })
+        .expect(200);
+      return (response.body as { Id: string }).Id;
     }
-    throw new Error(`Tab never reached ${selector}`);
-  }
 
-  it('signs with a drawn signature; the used and an expired link then show their pages', async () => {
-    const email = 'juergen@example.com';
-    const customerId = await addCustomer('Jürgen', 'Weißmüller', email);
-    const link = await requestLink(customerId, email);
-    expect(link.startsWith(`${baseUrl}/service/demo/unterschrift?token=`)).toBe(true);
+    /** sendUnterschrifftenlink by e-mail through the API; the link from the mail the SMTP server received. */
+    async function requestLink(customerId: string, email: string): Promise<string> {
+      const before = harness.mailsTo(email);
+      await service
+        .call('post', service.employeePath('/kunden/unterschriftenlinks/_senden'), {
+          body: { Art: 'maklervollmacht', Kommunikationsweg: 'email', KundeId: customerId },
+        })
+        .expect(200);
+      return harness.linkInMail(email, before, 'unterschrift');
+    }
 
-    const page = await newPage();
-    const opened = await page.goto(link);
-    expect(opened?.status()).toBe(200);
-    await page.getByRole('heading', { name: 'Maklervollmacht unterschreiben' }).waitFor();
-    expect(await page.locator('.parties').innerText()).toContain('Jürgen Weißmüller');
-    await page.screenshot({ path: join(ARTIFACTS, 'drawn-1-opened.png'), fullPage: true });
+    /** The customer's Maklervollmacht through the API, and the PDF it links to. */
+    async function storedMandate(customerId: string): Promise<{ text: string; images: number }> {
+      const customer = await service.call('get', service.employeePath(`/kunden/${customerId}`)).expect(200);
+      const mandate = (customer.body as { Maklervollmacht?: string }).Maklervollmacht;
+      expect(mandate).toBeDefined();
+      const entry = await service.call('get', mandate!).expect(200);
+      const document = (entry.body as { Typ: string; Dokument: { Uri: string } }).Dokument;
+      expect((entry.body as { Typ: string }).Typ).toBe('maklervollmacht');
+      const download = await asBuffer(service.call('get', document.Uri))
+        .expect(200)
+        .expect('Content-Type', 'application/pdf');
+      const pdf = download.body as Buffer;
+      return { text: await pdfText(pdf), images: await pdfDrawnImages(pdf) };
+    }
 
-    const pad = page.locator('#signature-pad');
-    await pad.scrollIntoViewIfNeeded();
-    const box = (await pad.boundingBox())!;
-    await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
-    await page.mouse.down();
-    for (const [x, y] of [
-      [0.2, 0.3],
-      [0.35, 0.75],
-      [0.5, 0.25],
-      [0.65, 0.7],
-      [0.85, 0.4],
-    ])
-      await page.mouse.move(box.x + box.width * x, box.y + box.height * y, { steps: 6 });
-    await page.mouse.up();
-    expect(await page.locator('#signature-status').innerText()).toBe('Unterschrift erfasst.');
-    // Without consent the form comes back (400) with the drawing kept.
-    await page.getByRole('button', { name: 'Verbindlich unterschreiben' }).click();
-    await page.getByRole('heading', { name: 'Bitte prüfen Sie Ihre Angaben' }).waitFor();
-    await page.locator('#signature-status').getByText('Unterschrift erfasst.').waitFor();
-    await page
-      .getByLabel('Ich habe den Text gelesen und erteile Muster Makler GmbH diese Maklervollmacht.')
-      .check();
-    await page.screenshot({ path: join(ARTIFACTS, 'drawn-2-filled.png'), fullPage: true });
-    await page.getByRole('button', { name: 'Verbindlich unterschreiben' }).click();
-    await page.getByRole('heading', { name: 'Vielen Dank!' }).waitFor();
-    await page.screenshot({ path: join(ARTIFACTS, 'drawn-3-signed.png'), fullPage: true });
+    it('signs with a drawn signature; the used and an expired link then show their pages', async () => {
+      const email = 'juergen@example.com';
+      const customerId = await addCustomer('Jürgen', 'Weißmüller', email);
+      const link = await requestLink(customerId, email);
+      expect(link.startsWith(`${baseUrl}/service/demo/unterschrift?token=`)).toBe(true);
 
-    const stored = await storedMandate(customerId);
-    expect(stored.text).toContain('Jürgen Weißmüller');
-    expect(stored.text).toContain('auf dem Bildschirm gezeichnet');
-    expect(stored.images).toBe(1);
+      const page = await newPage();
+      const opened = await page.goto(link);
+      expect(opened?.status()).toBe(200);
+      await page.getByRole('heading', { name: 'Maklervollmacht unterschreiben' }).waitFor();
+      expect(await page.locator('.parties').innerText()).toContain('Jürgen Weißmüller');
+      await screenshot(page, 'drawn-1-opened');
 
-    const reopened = await page.goto(link);
-    expect(reopened?.status()).toBe(410);
-    await page.getByRole('heading', { name: 'Diese Vollmacht ist bereits unterschrieben' }).waitFor();
+      const pad = page.locator('#signature-pad');
+      await pad.scrollIntoViewIfNeeded();
+      const box = (await pad.boundingBox())!;
+      await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
+      await page.mouse.down();
+      for (const [x, y] of [
+        [0.2, 0.3],
+        [0.35, 0.75],
+        [0.5, 0.25],
+        [0.65, 0.7],
+        [0.85, 0.4],
+      ])
+        await page.mouse.move(box.x + box.width * x, box.y + box.height * y, { steps: 6 });
+      await page.mouse.up();
+      expect(await page.locator('#signature-status').innerText()).toBe('Unterschrift erfasst.');
+      // Without consent the form comes back (400) with the drawing kept.
+      await page.getByRole('button', { name: 'Verbindlich unterschreiben' }).click();
+      await page.getByRole('heading', { name: 'Bitte prüfen Sie Ihre Angaben' }).waitFor();
+      await page.locator('#signature-status').getByText('Unterschrift erfasst.').waitFor();
+      await page
+        .getByLabel('Ich habe den Text gelesen und erteile Muster Makler GmbH diese Maklervollmacht.')
+        .check();
+      await screenshot(page, 'drawn-2-filled');
+      await page.getByRole('button', { name: 'Verbindlich unterschreiben' }).click();
+      await page.getByRole('heading', { name: 'Vielen Dank!' }).waitFor();
+      await screenshot(page, 'drawn-3-signed');
 
-    const expiring = await requestLink(customerId, email);
-    const token = new URL(expiring).searchParams.get('token')!;
-    await expireSignatureLink(db, token);
-    const expired = await page.goto(expiring);
-    expect(expired?.status()).toBe(410);
-    await page.getByRole('heading', { name: 'Dieser Link ist abgelaufen' }).waitFor();
-    expect(await page.locator('main').innerText()).toContain('Muster Makler GmbH');
-    await page.context().close();
-  });
+      const stored = await storedMandate(customerId);
+      expect(stored.text).toContain('Jürgen Weißmüller');
+      expect(stored.text).toContain('auf dem Bildschirm gezeichnet');
+      expect(stored.images).toBe(1);
 
-  it('signs with the keyboard alone, by typing the name', async () => {
-    const email = 'kai@example.com';
-    const customerId = await addCustomer('Kai', 'Tastatur', email);
-    const link = await requestLink(customerId, email);
-    const page = await newPage();
-    await page.goto(link);
+      const reopened = await page.goto(link);
+      expect(reopened?.status()).toBe(410);
+      await page.getByRole('heading', { name: 'Diese Vollmacht ist bereits unterschrieben' }).waitFor();
 
-    await tabTo(page, '#typed-name');
-    await page.keyboard.type('Kai Tastatur');
-    await tabTo(page, '#consent');
-    await page.keyboard.press('Space');
-    expect(await page.locator('#consent').isChecked()).toBe(true);
-    await page.screenshot({ path: join(ARTIFACTS, 'typed-1-filled.png'), fullPage: true });
-    await tabTo(page, 'button[type=submit]');
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Vielen Dank!' }).waitFor();
-    await page.screenshot({ path: join(ARTIFACTS, 'typed-2-signed.png'), fullPage: true });
+      const expiring = await requestLink(customerId, email);
+      const token = new URL(expiring).searchParams.get('token')!;
+      await expireSignatureLink(db, token);
+      const expired = await page.goto(expiring);
+      expect(expired?.status()).toBe(410);
+      await page.getByRole('heading', { name: 'Dieser Link ist abgelaufen' }).waitFor();
+      expect(await page.locator('main').innerText()).toContain('Muster Makler GmbH');
+      await page.context().close();
+    });
 
-    const stored = await storedMandate(customerId);
-    expect(stored.text).toContain('Kai Tastatur');
-    expect(stored.text).toContain('durch Eingabe des Namens');
-    expect(stored.images).toBe(0);
-    await page.context().close();
-  });
+    it('signs with the keyboard alone, by typing the name', async () => {
+      const email = 'kai@example.com';
+      const customerId = await addCustomer('Kai', 'Tastatur', email);
+      const link = await requestLink(customerId, email);
+      const page = await newPage();
+      await page.goto(link);
 
-  it('shows the 404 page for a link that does not exist', async () => {
-    const page = await newPage();
-    const answer = await page.goto(`${baseUrl}/service/demo/unterschrift?token=${'x'.repeat(43)}`);
-    expect(answer?.status()).toBe(404);
-    await page.getByRole('heading', { name: 'Dieser Link ist ungültig' }).waitFor();
-    await page.context().close();
-  });
-});
+      await tabTo(page, '#typed-name');
+      await page.keyboard.type('Kai Tastatur');
+      await tabTo(page, '#consent');
+      await page.keyboard.press('Space');
+      expect(await page.locator('#consent').isChecked()).toBe(true);
+      await screenshot(page, 'typed-1-filled');
+      await tabTo(page, 'button[type=submit]');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Vielen Dank!' }).waitFor();
+      await screenshot(page, 'typed-2-signed');
+
+      const stored = await storedMandate(customerId);
+      expect(stored.text).toContain('Kai Tastatur');
+      expect(stored.text).toContain('durch Eingabe des Namens');
+      expect(stored.images).toBe(0);
+      await page.context().close();
+    });
+
+    it('shows the 404 page for a link that does not exist', async () => {
+      const page = await newPage();
+      const answer = await page.goto(`${baseUrl}/service/demo/unterschrift?token=${'x'.repeat(43)}`);
+      expect(answer?.status()).toBe(404);
+      await page.getByRole('heading', { name: 'Dieser Link ist ungültig' }).waitFor();
+      await page.context().close();
+    });
+  },
+);

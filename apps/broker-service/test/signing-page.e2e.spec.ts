@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from 'pg';
-import request from 'supertest';
-import type { App } from 'supertest/types.js';
+import {
+  customerPageClients,
+  expectPageSecurityHeaders,
+  type OpenedForm,
+  type PageClient,
+} from './customer-page-client.js';
 import { FIXTURE_API_CLIENTS, FIXTURE_EMPLOYEES } from './employee-fixture.js';
 import { sha256Hex } from '../src/notifications/link-tokens.js';
 import { type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
@@ -21,12 +25,6 @@ import {
 const PAGE = '/service/demo/unterschrift';
 const RATE_LIMIT = 8;
 
-interface OpenedForm {
-  token: string;
-  csrf: string;
-  cookie: string;
-}
-
 interface ArchiveEntry {
   Uri: string;
   Id: string;
@@ -37,42 +35,21 @@ interface ArchiveEntry {
 describe('signing page of the broker mandate (HTTP, no browser)', () => {
   let service: EmployeeTestService;
   let db: Client;
-  let clientNumber = 0;
+  let pageClients: () => PageClient;
 
   beforeAll(async () => {
     service = await startEmployeeTestService({ SIGNING_RATE_LIMIT: String(RATE_LIMIT) });
     db = service.db;
+    pageClients = customerPageClients(service, PAGE);
   });
   afterAll(async () => {
     await service?.close();
   });
 
-  /** Requests from a client address of their own (the test connects from a trusted proxy, loopback). */
-  function newClient() {
-    const address = `203.0.113.${++clientNumber}`;
-    const server = () => request(service.app.getHttpServer() as App);
-    return {
-      get: (path: string) => server().get(path).set('X-Forwarded-For', address),
-      post: (fields: Record<string, string>, cookie?: string) =>
-        server()
-          .post(PAGE)
-          .set('X-Forwarded-For', address)
-          .set(cookie ? { Cookie: cookie } : {})
-          .type('form')
-          .send(fields),
-    };
-  }
-
-  async function openForm(client: ReturnType<typeof newClient>, token: string): Promise<OpenedForm> {
-    const page = await client.get(`${PAGE}?token=${token}`).expect(200);
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1];
-    const cookie = [page.headers['set-cookie'] ?? []].flat()[0]?.split(';')[0];
-    if (!csrf || !cookie) throw new Error(`No form on the page:\n${page.text}`);
-    return { token, csrf, cookie };
-  }
-
-  const submit = (client: ReturnType<typeof newClient>, form: OpenedForm, fields: Record<string, string>) =>
-    client.post({ token: form.token, csrf: form.csrf, signature: '', typedName: '', ...fields }, form.cookie);
+  const newClient = () => pageClients();
+  const openForm = (client: PageClient, token: string) => client.open(token);
+  const submit = (client: PageClient, form: OpenedForm, fields: Record<string, string>) =>
+    client.submit(form, { signature: '', typedName: '', ...fields });
 
   async function writes(customerId: string) {
     const { rows } = await db.query<Record<string, number>>(
@@ -92,14 +69,7 @@ describe('signing page of the broker mandate (HTTP, no browser)', () => {
     const token = await insertSignatureLink(db, customer);
     const client = newClient();
     const page = await client.get(`${PAGE}?token=${token}`).expect(200);
-    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.headers['content-security-policy']).toContain("default-src 'none'; script-src 'self'");
-    expect(page.headers).toMatchObject({
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'no-store',
-    });
+    expectPageSecurityHeaders(page.headers);
     expect(page.headers['set-cookie']?.[0]).toMatch(
       /^unterschrift_csrf=[\w-]{32}; Path=\/service\/demo\/unterschrift; HttpOnly; SameSite=Lax$/,
     );
@@ -112,7 +82,7 @@ describe('signing page of the broker mandate (HTTP, no browser)', () => {
     expect(page.text).not.toMatch(/<script>|style=|https?:\/\//);
     const assets = [...page.text.matchAll(/(?:href|src)="(\/service\/demo\/unterschrift\/assets\/[^"]+)"/g)];
     expect(assets.map((match) => match[1].replace(/\?v=\w+$/, '')).sort()).toEqual([
-      `${PAGE}/assets/signing.css`,
+      `${PAGE}/assets/customer-pages.css`,
       `${PAGE}/assets/signing.js`,
     ]);
     for (const [, asset] of assets) {
@@ -197,7 +167,7 @@ describe('signing page of the broker mandate (HTTP, no browser)', () => {
     expect(rows[0].sha256).toBe(sha256Hex(pdf));
     expect(rows[0]).toMatchObject({
       action: 'maklervollmacht_unterschrieben',
-      client_address: `203.0.113.${clientNumber}`,
+      client_address: client.address,
       details: {
         drawn: false,
         typedName: 'Hanna Tippmann',

@@ -7,18 +7,22 @@ import { importOpenApi } from './openapi.js';
 export const UPLOAD_FRAMING_BYTES = 1024 * 1024;
 
 const UPLOAD_PATH = '/api/v1/import';
+/** Largest body of any other request (JSON). */
+const JSON_LIMIT_BYTES = 1024 * 1024;
 
 /**
- * The import API's HTTP settings: its OpenAPI document, and uploads refused from their Content-Length (more than
- * IMPORT_MAX_UPLOAD_BYTES and the framing) before their body is read, `Expect: 100-continue` answered with that 413.
+ * The import API's HTTP settings: its OpenAPI document, and requests refused from their Content-Length before their
+ * body is read (uploads above IMPORT_MAX_UPLOAD_BYTES and the framing, anything else above the JSON limit, whatever
+ * its path), `Expect: 100-continue` answered with that 413.
  */
 export function importHttpSettings(
   config: Pick<ImportConfig, 'IMPORT_OAUTH_TOKEN_URL' | 'IMPORT_MAX_UPLOAD_BYTES'>,
 ): HttpAppSettings {
   return {
     openApi: importOpenApi(config),
+    jsonLimitBytes: JSON_LIMIT_BYTES,
     largestBody: (request) =>
-      isUpload(request) ? config.IMPORT_MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES : undefined,
+      isUpload(request) ? config.IMPORT_MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES : JSON_LIMIT_BYTES,
   };
 }
 

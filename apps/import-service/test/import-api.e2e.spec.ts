@@ -227,8 +227,13 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       expect(response.body).toMatchObject({ name: 'PayloadTooLarge', status: 413 });
     });
 
-    /** Sends the headers of an upload that claims `length` bytes, and at most `body` of them. */
-    async function declaredUpload(length: number, headers: Record<string, string>, body?: Buffer) {
+    /** Sends the headers of an upload (to `path`) that claims `length` bytes, and at most `body` of them. */
+    async function declaredUpload(
+      length: number,
+      headers: Record<string, string>,
+      body?: Buffer,
+      path = '/api/v1/import',
+    ) {
       const listening = app.getHttpServer() as http.Server;
       if (!listening.listening)
         await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
@@ -241,7 +246,7 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
             host: '127.0.0.1',
             port,
             method: 'POST',
-            path: '/api/v1/import',
+            path,
             headers: {
               Authorization: authorization,
               'Content-Type': 'multipart/form-data; boundary=x',
@@ -284,6 +289,13 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       const fitting = await declaredUpload(form.length, { Expect: '100-continue' }, form);
       // Continued, then refused for the missing file: the body was asked for and read.
       expect(fitting).toMatchObject({ status: 400, continued: true });
+    });
+
+    it('answers a body above the JSON limit on any other path with 413 and no 100 Continue', async () => {
+      for (const path of ['/api/v1//import', '/api/v1/import/x', '/api/v1/processes', '/nowhere']) {
+        const refused = await declaredUpload(2 * 1024 ** 2, { Expect: '100-continue' }, undefined, path);
+        expect({ path, ...refused }).toMatchObject({ path, status: 413, continued: false });
+      }
     });
   });
 

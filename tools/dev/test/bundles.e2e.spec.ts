@@ -44,19 +44,34 @@ function readDockerfile(app: string): ImageRecipe {
 /**
  * The bundle the Dockerfile copies into its image, made the same way into `target`; from the store the install
  * filled (`--offline`), so the test command needs no registry once installed (an image build fetches as usual).
+ * A store whose metadata cache lacks a package (a frozen install does not write the full metadata pnpm's
+ * supply-chain check reads) is completed from the registry once (`--prefer-offline`).
  */
-function deployBundle(recipe: ImageRecipe, target: string): Promise<void> {
+async function deployBundle(recipe: ImageRecipe, target: string): Promise<void> {
+  try {
+    await runDeploy(recipe, target, '--offline');
+  } catch (error) {
+    if (!String(error).includes('ERR_PNPM_NO_OFFLINE_META')) throw error;
+    rmSync(target, { recursive: true, force: true });
+    await runDeploy(recipe, target, '--prefer-offline');
+  }
+}
+
+function runDeploy(recipe: ImageRecipe, target: string, networkMode: string): Promise<void> {
   const [command, ...args] = pnpmCommand();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args, ...recipe.deployArguments, '--offline', target], {
+    const child = spawn(command, [...args, ...recipe.deployArguments, networkMode, target], {
       cwd: REPO_ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let errors = '';
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`pnpm ${recipe.deployArguments.join(' ')}: ${errors}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`pnpm ${recipe.deployArguments.join(' ')} ${networkMode}: ${output}`)),
     );
   });
 }

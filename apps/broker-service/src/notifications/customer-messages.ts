@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiKeyCipher } from '@broker/auth';
 import type { EntityManager } from 'typeorm';
-import { signingPagePath } from '../signing/signing-path.js';
+import { customerPagePath } from '../customer-pages/page-paths.js';
 import { LinkTokens } from './link-tokens.js';
 import {
   type Addressee,
@@ -56,7 +56,7 @@ export class CustomerMessages {
     let passwordLink: string | null = null;
     if (wanted.passwordLink) {
       passwordLink = this.link(
-        '/passwort-setzen',
+        customerPagePath(card.tenantCode, 'passwort-setzen'),
         await this.tokens.issue(tx, card.tenantId, customerId, 'passwort'),
       );
       texts.push(['passwortlink', passwordLinkText(card, card.broker, LINK_PLACEHOLDER)]);
@@ -79,13 +79,13 @@ export class CustomerMessages {
     const card = await this.card(tx, customerId);
     const token = await this.tokens.issue(tx, card.tenantId, customerId, 'maklervollmacht');
     const text = signatureLinkText(card, card.broker, LINK_PLACEHOLDER, channel);
-    const link = this.link(signingPagePath(card.tenantCode), token);
+    const link = this.link(customerPagePath(card.tenantCode, 'unterschrift'), token);
     return this.write(tx, card, { kind: 'unterschriftenlink', channel, recipient, text, link });
   }
 
-  /** `path` absolute: the password page of the customer portal, or this service's signing page. */
+  /** `path` absolute: one of this service's customer pages. */
   private link(path: string, token: string): string {
-    return `${this.settings.portalBaseUrl.replace(/\/$/, '')}${path}?token=${token}`;
+    return `${this.settings.customerBaseUrl.replace(/\/$/, '')}${path}?token=${token}`;
   }
 
   /** The link (it carries a token) is stored encrypted beside the text, which holds a placeholder for it. */

@@ -9,10 +9,10 @@ export interface NotificationSettings {
   mailFrom: string;
   smsGatewayUrl: string;
   /**
-   * Public base URL (scheme and host, as customers reach the gateway) of the links in messages: the portal's
-   * password page and this service's signing page under /service/{tenant}/unterschrift.
+   * Public base URL (scheme and host, as customers reach the gateway) of the links in messages: this service's
+   * pages under /service/{tenant}/passwort-setzen and /service/{tenant}/unterschrift.
    */
-  portalBaseUrl: string;
+  customerBaseUrl: string;
   sweepIntervalMs: number;
 }
 

@@ -1,6 +1,7 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { Party } from './mandate-text.js';
-import { berlinDateTime, type SignedMandate } from './signed-mandate.js';
+import { berlinDateTime } from '../customer-pages/berlin-time.js';
+import type { SignedMandate } from './signed-mandate.js';
 
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 56;

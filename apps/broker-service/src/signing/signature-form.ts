@@ -1,14 +1,16 @@
 import { PngEmbedder } from 'pdf-lib';
+import type { LinkForm } from '../customer-pages/link-page.controller.js';
+import type { FormProblem } from '../customer-pages/page-shell.js';
 
-/** The signing form as posted (urlencoded); absent fields are empty strings. */
-export interface SigningForm {
-  token: string;
-  csrf: string;
+/** The signing form's own fields as posted (urlencoded); absent fields are empty strings. */
+export interface SignatureFields {
   /** The drawn signature as a PNG data URL, empty when nothing was drawn. */
   signature: string;
   typedName: string;
   consent: boolean;
 }
+
+export type SigningForm = LinkForm & SignatureFields;
 
 /** How the customer signed: a drawing, a typed name, or both. */
 export interface Signature {
@@ -19,13 +21,7 @@ export interface Signature {
 export type SignatureField = 'signature' | 'typedName' | 'consent';
 
 /** What is wrong with the form, in the customer's language, with the field to mark. */
-export interface FormProblem {
-  field: SignatureField;
-  message: string;
-}
-
-/** Largest urlencoded form body; the drawing is the bulk of it. */
-export const FORM_LIMIT_BYTES = 1024 * 1024;
+export type SignatureProblem = FormProblem<SignatureField>;
 /** The pad's bitmap in pixels (2:1 like its box); the drawing arrives in this size. */
 export const SIGNATURE_PAD = { width: 1000, height: 500 };
 /** Largest drawn signature (the PNG); a signature on the pad is a few dozen KiB. */
@@ -52,8 +48,8 @@ const MESSAGES = {
 /** The signature the form carries, or what is wrong with it. Nothing about the link is checked here. */
 export async function checkSignature(
   form: SigningForm,
-): Promise<{ signature: Signature } | { problems: FormProblem[] }> {
-  const problems: FormProblem[] = [];
+): Promise<{ signature: Signature } | { problems: SignatureProblem[] }> {
+  const problems: SignatureProblem[] = [];
   const image = form.signature ? await signatureImage(form.signature) : { bytes: null };
   if ('problem' in image) problems.push({ field: 'signature', message: image.problem });
   const typedName = normalisedName(form.typedName);

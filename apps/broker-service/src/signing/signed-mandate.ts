@@ -1,4 +1,3 @@
-import { SERVICE_ZONE } from '@broker/datetime';
 import { sha256Hex } from '../notifications/link-tokens.js';
 import type { MandateText, Party } from './mandate-text.js';
 import type { Signature } from './signature-form.js';
@@ -28,20 +27,4 @@ export function signedMandate(parts: Omit<SignedMandate, 'contentSha256'>): Sign
     drawingSha256: parts.signature.image ? sha256Hex(parts.signature.image) : null,
   };
   return { ...parts, contentSha256: sha256Hex(JSON.stringify(content)) };
-}
-
-const BERLIN = new Intl.DateTimeFormat('de-DE', {
-  timeZone: SERVICE_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZoneName: 'short',
-});
-
-/** "21.11.2026, 10:15:03 MEZ": German notation in Europe/Berlin. */
-export function berlinDateTime(instant: Date): string {
-  return BERLIN.format(instant);
 }

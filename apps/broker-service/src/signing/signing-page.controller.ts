@@ -1,79 +1,57 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-  UseGuards,
-  UseInterceptors,
-} from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { BodyMediaTypes, ClientAddresses } from '@broker/platform';
-import { SigningCsrf } from './csrf.js';
-import { FormBodyInterceptor } from './form-body.interceptor.js';
-import { sendAsset, sendPage, SigningPageFilter } from './page-response.js';
-import { outcomePage } from './pages.js';
-import { SigningRateLimitGuard } from './rate-limit.js';
-import type { SigningForm } from './signature-form.js';
-import { SigningAssets } from './signing-assets.js';
-import { LinkTokenPipe, SigningFormPipe, TenantCodePipe } from './signing-input.js';
-import { SIGNING_ROUTE } from './signing-path.js';
-import { SigningService } from './signing.service.js';
+import { Catch, Controller, Injectable, UseFilters } from '@nestjs/common';
+import { ClientAddresses } from '@broker/platform';
+import { LinkFormCsrf } from '../customer-pages/csrf.js';
+import { type CustomerClient, LinkPageController } from '../customer-pages/link-page.controller.js';
+import { CustomerPageAssets } from '../customer-pages/page-assets.js';
+import { type CustomerPage, customerPageRoute } from '../customer-pages/page-paths.js';
+import { CustomerPageFilter } from '../customer-pages/page-response.js';
+import type { PageContext } from '../customer-pages/page-shell.js';
+import { RateLimitedPage } from '../customer-pages/rate-limit.js';
+import type { SignatureFields, SigningForm } from './signature-form.js';
+import { outcomePage } from './signing-pages.js';
+import { type LinkOutcome, type SignOutcome, SigningService } from './signing.service.js';
 
-/**
- * The page behind the link of sendUnterschrifftenlink: GET shows the mandate and the form, POST signs, both
- * rate-limited per client address; the stylesheet and script come from here too. Answers are HTML pages only.
- */
-@Controller(SIGNING_ROUTE)
+const PAGE: CustomerPage = 'unterschrift';
+
+@Catch()
+@Injectable()
+export class SigningPageFilter extends CustomerPageFilter {
+  constructor(assets: CustomerPageAssets) {
+    super(assets, PAGE);
+  }
+}
+
+/** The page behind the link of sendUnterschrifftenlink: GET shows the mandate and the form, POST signs. */
+@Controller(customerPageRoute(PAGE))
 @UseFilters(SigningPageFilter)
-export class SigningPageController {
+@RateLimitedPage(PAGE)
+export class SigningPageController extends LinkPageController<SignatureFields, LinkOutcome | SignOutcome> {
   constructor(
     private readonly signing: SigningService,
-    private readonly assets: SigningAssets,
-    private readonly csrf: SigningCsrf,
-    private readonly clients: ClientAddresses,
-  ) {}
-
-  @Get()
-  @UseGuards(SigningRateLimitGuard)
-  async show(
-    @Param('tenant', TenantCodePipe) tenant: string,
-    @Query('token', LinkTokenPipe) token: string,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
-    const outcome = await this.signing.open(tenant, token);
-    const csrf = outcome.state === 'open' ? this.csrf.issue(request, response, tenant, token) : '';
-    const context = this.assets.context(tenant);
-    const form = { token, csrf, signature: '', typedName: '', consent: false };
-    sendPage(response, context, outcomePage(context, outcome, form));
+    assets: CustomerPageAssets,
+    csrf: LinkFormCsrf,
+    clients: ClientAddresses,
+  ) {
+    super(PAGE, assets, csrf, clients);
   }
 
-  @Post()
-  @BodyMediaTypes('application/x-www-form-urlencoded')
-  @UseGuards(SigningRateLimitGuard)
-  @UseInterceptors(FormBodyInterceptor)
-  async sign(
-    @Param('tenant', TenantCodePipe) tenant: string,
-    @Body(SigningFormPipe) form: SigningForm,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
-    this.csrf.verify(request, form.token, form.csrf);
-    const outcome = await this.signing.sign(tenant, form, {
-      address: this.clients.of(request),
-      userAgent: request.get('user-agent')?.slice(0, 512) ?? null,
-    });
-    const context = this.assets.context(tenant);
-    sendPage(response, context, outcomePage(context, outcome, form));
+  protected open(tenant: string, token: string): Promise<LinkOutcome> {
+    return this.signing.open(tenant, token);
   }
 
-  @Get('assets/:file')
-  asset(@Param('file') file: string, @Res() response: Response): void {
-    sendAsset(response, this.assets.file(file));
+  protected emptyFields(): SignatureFields {
+    return { signature: '', typedName: '', consent: false };
+  }
+
+  protected readFields(text: (name: string) => string): SignatureFields {
+    return { signature: text('signature'), typedName: text('typedName'), consent: text('consent') === 'ja' };
+  }
+
+  protected submit(tenant: string, form: SigningForm, client: CustomerClient): Promise<SignOutcome> {
+    return this.signing.sign(tenant, form, client);
+  }
+
+  protected render(context: PageContext, outcome: LinkOutcome | SignOutcome, form: SigningForm) {
+    return outcomePage(context, outcome, form);
   }
 }

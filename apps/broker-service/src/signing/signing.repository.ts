@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { LINK_STATE_COLUMNS, type LinkState } from '../customer-pages/link-parts.js';
 import { sha256Hex } from '../notifications/link-tokens.js';
 import type { MandateTemplate } from './mandate-text.js';
 
@@ -10,13 +11,7 @@ interface PostalAddress {
 }
 
 /** A signature link with what its page shows: the customer, the broker and the tenant's mandate template. */
-export interface SigningLink {
-  id: string;
-  tenantId: string;
-  customerId: string;
-  state: 'open' | 'used' | 'expired';
-  expiresAt: Date;
-  usedAt: Date | null;
+export interface SigningLink extends LinkState {
   customer: PostalAddress & {
     personType: 'natuerlich' | 'juristisch';
     title: string | null;
@@ -55,10 +50,7 @@ export class SigningRepository {
     lock = false,
   ): Promise<SigningLink | undefined> {
     const [row] = await db.query<SigningLink[]>(
-      `SELECT t.id::text, t.tenant_id::text AS "tenantId", t.customer_id::text AS "customerId",
-              CASE WHEN t.used_at IS NOT NULL THEN 'used' WHEN t.expires_at <= now() THEN 'expired' ELSE 'open' END
-                AS state,
-              t.expires_at AS "expiresAt", t.used_at AS "usedAt",
+      `SELECT ${LINK_STATE_COLUMNS},
               json_build_object('personType', c.person_type, 'title', c.title, 'firstName', c.first_name,
                                 'lastName', c.last_name, 'companyName', c.company_name, 'street', a.street,
                                 'postalCode', a.postal_code, 'city', a.city) AS customer,

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { formatDate } from '@broker/datetime';
+import type { CustomerClient } from '../customer-pages/link-page.controller.js';
 import { renderMandatePdf } from './mandate-pdf.js';
 import { mandateText, type MandateText, type Party } from './mandate-text.js';
-import { checkSignature, type FormProblem, type SigningForm } from './signature-form.js';
+import { checkSignature, type SignatureProblem, type SigningForm } from './signature-form.js';
 import { signedMandate, type SignedMandate } from './signed-mandate.js';
 import { type MandateRecord, SigningRepository, type SigningLink } from './signing.repository.js';
 
@@ -19,14 +20,8 @@ export type LinkOutcome = { state: 'unknown' } | { state: 'open' | 'used' | 'exp
 
 export type SignOutcome =
   | Exclude<LinkOutcome, { state: 'open' }>
-  | { state: 'invalid'; view: SigningView; problems: FormProblem[] }
+  | { state: 'invalid'; view: SigningView; problems: SignatureProblem[] }
   | { state: 'signed'; view: SigningView; mandate: SignedMandate };
-
-/** Who sent the form, for the audit record. */
-export interface SigningClient {
-  address: string;
-  userAgent: string | null;
-}
 
 /** The customer's side of sendUnterschrifftenlink: showing the mandate behind a link and signing it once. */
 @Injectable()
@@ -45,7 +40,7 @@ export class SigningService {
    * Signs in one transaction with the link's row locked, so that of two submits racing for one link exactly one
    * stores a mandate and the other finds the link used. An invalid form writes nothing.
    */
-  async sign(tenantCode: string, form: SigningForm, client: SigningClient): Promise<SignOutcome> {
+  async sign(tenantCode: string, form: SigningForm, client: CustomerClient): Promise<SignOutcome> {
     const checked = await checkSignature(form);
     return this.db.transaction(async (tx) => {
       const link = await this.links.find(tx, tenantCode, form.token, true);
@@ -87,7 +82,7 @@ function postalAddress(address: { street: string | null; postalCode: string | nu
 async function mandateRecord(
   link: SigningLink,
   mandate: SignedMandate,
-  client: SigningClient,
+  client: CustomerClient,
 ): Promise<MandateRecord> {
   const { image, typedName } = mandate.signature;
   return {

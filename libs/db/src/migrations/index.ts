@@ -13,6 +13,7 @@ import { CustomerSearchPriorWord1763700000012 } from './1763700000012-customer-s
 import { CustomerSearchByBroker1763700000013 } from './1763700000013-customer-search-by-broker.js';
 import { CustomerSearchTenantLock1763700000014 } from './1763700000014-customer-search-tenant-lock.js';
 import { UploadIdempotency1763700000015 } from './1763700000015-upload-idempotency.js';
+import { CustomerPassword1763700000016 } from './1763700000016-customer-password.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -31,4 +32,5 @@ export const allMigrations = [
   CustomerSearchByBroker1763700000013,
   CustomerSearchTenantLock1763700000014,
   UploadIdempotency1763700000015,
+  CustomerPassword1763700000016,
 ];

@@ -229,7 +229,7 @@ function platformConfig(): ConfigMap {
       IMPORT_OAUTH_JWKS_URL: 'https://login.example.com/.well-known/jwks.json',
       IMPORT_WORKER_CONCURRENCY: '4',
       CALC_TOKEN_TTL_SECONDS: '3600',
-      PORTAL_BASE_URL: 'https://broker.example.com',
+      CUSTOMER_BASE_URL: 'https://broker.example.com',
       MAIL_FROM: 'Maklerportal <no-reply@example.com>',
       SMS_GATEWAY_URL: 'https://sms.example.com/send',
     },

@@ -1,44 +1,21 @@
-import { Html, html } from './html.js';
+import { type Html, html } from '../customer-pages/html.js';
 import {
-  type FormProblem,
+  brokerContact,
+  errorSummary,
+  type Page,
+  type PageContext,
+  unknownLinkPage,
+} from '../customer-pages/page-shell.js';
+import {
   type SignatureField,
+  type SignatureProblem,
   type SigningForm,
   SIGNATURE_PAD,
   TYPED_NAME_MAX_LENGTH,
 } from './signature-form.js';
-import { berlinDateTime, type SignedMandate } from './signed-mandate.js';
+import { berlinDateTime } from '../customer-pages/berlin-time.js';
+import type { SignedMandate } from './signed-mandate.js';
 import type { LinkOutcome, SignOutcome, SigningView } from './signing.service.js';
-
-/** Where a page finds the form's target and its own stylesheet and script. */
-export interface PageContext {
-  base: string;
-  stylesheet: string;
-  script: string;
-}
-
-export interface Page {
-  status: number;
-  title: string;
-  content: Html;
-}
-
-/** The whole document: German, scaled for phones, only the service's own stylesheet and script. */
-export function renderPage(context: PageContext, page: Page): string {
-  return html`<!DOCTYPE html>
-    <html lang="de">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <title>${page.title}</title>
-        <link rel="stylesheet" href="${context.stylesheet}" />
-        <script src="${context.script}" defer></script>
-      </head>
-      <body>
-        <main>${page.content}</main>
-      </body>
-    </html> `.markup;
-}
 
 /** The page of an outcome; a refused form shows again what was entered (the drawing too, when it was valid). */
 export function outcomePage(
@@ -68,7 +45,12 @@ const FIELD_IDS: Record<SignatureField, string> = {
   consent: 'consent',
 };
 
-function formPage(context: PageContext, view: SigningView, form: SigningForm, problems: FormProblem[]): Page {
+function formPage(
+  context: PageContext,
+  view: SigningView,
+  form: SigningForm,
+  problems: SignatureProblem[],
+): Page {
   const refused = (field: SignatureField) => problems.some((problem) => problem.field === field);
   const invalid = (field: SignatureField) => (refused(field) ? html` aria-invalid="true"` : null);
   return {
@@ -86,7 +68,7 @@ function formPage(context: PageContext, view: SigningView, form: SigningForm, pr
         ${view.text.paragraphs.map((lines) => html`<p>${lines.map((line, index) => html`${index > 0 ? html`<br />` : null}${line}`)}</p>`)}
       </section>
       <form method="post" action="${context.base}" class="signing" novalidate>
-        ${problems.length > 0 ? errorSummary(problems) : null}
+        ${problems.length > 0 ? errorSummary(problems, FIELD_IDS) : null}
         <input type="hidden" name="token" value="${form.token}" />
         <input type="hidden" name="csrf" value="${form.csrf}" />
         <input
@@ -147,15 +129,6 @@ function formPage(context: PageContext, view: SigningView, form: SigningForm, pr
   };
 }
 
-function errorSummary(problems: FormProblem[]): Html {
-  return html`<div class="error-summary" id="fehler" role="alert" tabindex="-1" autofocus>
-    <h2>Bitte prüfen Sie Ihre Angaben</h2>
-    <ul>
-      ${problems.map((problem) => html`<li><a href="#${FIELD_IDS[problem.field]}">${problem.message}</a></li>`)}
-    </ul>
-  </div>`;
-}
-
 function parties(view: SigningView): Html {
   const party = (role: string, name: string, address: string) =>
     html`<div>
@@ -207,7 +180,7 @@ function usedLinkPage(view: SigningView): Page {
       <p class="lead">
         Der Link wurde${usedAt} verwendet; jeder Link gilt nur einmal. Sie müssen nichts weiter tun.
       </p>
-      ${brokerContact(view, 'Bei Fragen wenden Sie sich bitte an Ihren Makler:')}`,
+      ${brokerContact(view.link.broker, 'Bei Fragen wenden Sie sich bitte an Ihren Makler:')}`,
   };
 }
 
@@ -217,73 +190,6 @@ function expiredLinkPage(view: SigningView): Page {
     title: 'Link abgelaufen',
     content: html`<h1>Dieser Link ist abgelaufen</h1>
       <p class="lead">Der Link war bis ${berlinDateTime(view.link.expiresAt)} gültig.</p>
-      ${brokerContact(view, 'Bitte fordern Sie bei Ihrem Makler einen neuen Link an:')}`,
-  };
-}
-
-function brokerContact(view: SigningView, request: string): Html {
-  const { name, email, phone } = view.link.broker;
-  return html`<p>${request}</p>
-    <address>
-      ${name}${phone ? html`<br />Telefon: <a href="tel:${phone.replace(/[^+\d]/g, '')}">${phone}</a>` : null}${email ? html`<br />E-Mail: <a href="mailto:${email}">${email}</a>` : null}
-    </address>`;
-}
-
-function unknownLinkPage(): Page {
-  return {
-    status: 404,
-    title: 'Link ungültig',
-    content: html`<h1>Dieser Link ist ungültig</h1>
-      <p class="lead">
-        Bitte prüfen Sie, ob Sie den Link vollständig aus Ihrer E-Mail oder SMS geöffnet haben. Wenn das nicht
-        hilft, bitten Sie Ihren Makler um einen neuen Link.
-      </p>`,
-  };
-}
-
-const ERROR_TEXTS: Record<number, [string, string]> = {
-  403: [
-    'Formular nicht bestätigt',
-    'Das Formular konnte nicht bestätigt werden. Bitte öffnen Sie den Link aus Ihrer Nachricht erneut und unterschreiben Sie auf der Seite, die sich dann öffnet.',
-  ],
-  413: [
-    'Zu viele Daten',
-    'Die gesendeten Daten sind zu groß. Bitte öffnen Sie den Link erneut und unterschreiben Sie noch einmal.',
-  ],
-  429: ['Zu viele Anfragen', 'Von Ihrem Anschluss kamen in kurzer Zeit zu viele Anfragen.'],
-  503: ['Gerade ausgelastet', 'Der Dienst ist im Moment ausgelastet.'],
-};
-
-/** A client fault of the page itself (not of the link): what happened and what to do. */
-export function clientErrorPage(status: number, retryAfterSeconds?: string): Page {
-  if (status === 404) return unknownLinkPage();
-  const [title, text] = ERROR_TEXTS[status] ?? [
-    'Anfrage nicht möglich',
-    'Die Anfrage konnte nicht verarbeitet werden. Bitte öffnen Sie den Link aus Ihrer Nachricht erneut.',
-  ];
-  const wait = retryAfterSeconds
-    ? html` Bitte warten Sie ${retryAfterSeconds} ${retryAfterSeconds === '1' ? 'Sekunde' : 'Sekunden'} und
-      versuchen Sie es dann erneut.`
-    : null;
-  return {
-    status,
-    title,
-    content: html`<h1>${title}</h1>
-      <p class="lead">${text}${wait}</p>`,
-  };
-}
-
-/** A server fault: no details, only the request id to quote. */
-export function serverErrorPage(requestId: string): Page {
-  return {
-    status: 500,
-    title: 'Technischer Fehler',
-    content: html`<h1>Ein technischer Fehler ist aufgetreten</h1>
-      <p class="lead">
-        Ihre Unterschrift konnte gerade nicht verarbeitet werden. Bitte versuchen Sie es später erneut.
-      </p>
-      <p>
-        Wenn Sie Ihren Makler deswegen kontaktieren, nennen Sie bitte diese Kennung: <code>${requestId}</code>
-      </p>`,
+      ${brokerContact(view.link.broker, 'Bitte fordern Sie bei Ihrem Makler einen neuen Link an:')}`,
   };
 }

@@ -1,11 +1,12 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, Injectable, Logger } from '@nestjs/common';
+import { type ArgumentsHost, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { classifyClientFault, requestIdOf } from '@broker/errors';
-import { type Asset, SigningAssets } from './signing-assets.js';
-import { clientErrorPage, type Page, type PageContext, renderPage, serverErrorPage } from './pages.js';
+import { type Asset, CustomerPageAssets } from './page-assets.js';
+import type { CustomerPage } from './page-paths.js';
+import { clientErrorPage, type Page, type PageContext, renderPage, serverErrorPage } from './page-shell.js';
 
 /**
- * Everything the page loads comes from this service (a refused form's drawing comes back as a data: image);
+ * Everything a page loads comes from this service (a refused form's drawing comes back as a data: image);
  * nothing may frame the page or learn its URL (it carries the token).
  */
 const SECURITY_HEADERS = {
@@ -45,15 +46,16 @@ export function sendAsset(response: Response, asset: Asset): void {
 }
 
 /**
- * Every fault on the signing page becomes a German HTML page with the status it stands for (never JSON, never a
- * stack trace); a server fault is logged with its details and shows only the request id.
+ * Every fault on a customer page becomes a German HTML page with the status it stands for (never JSON, never a
+ * stack trace); a server fault is logged with its details and shows only the request id. One subclass per page.
  */
-@Catch()
-@Injectable()
-export class SigningPageFilter implements ExceptionFilter {
-  private readonly logger = new Logger('SigningPage');
+export abstract class CustomerPageFilter implements ExceptionFilter {
+  private readonly logger = new Logger('CustomerPage');
 
-  constructor(private readonly assets: SigningAssets) {}
+  protected constructor(
+    private readonly assets: CustomerPageAssets,
+    private readonly page: CustomerPage,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
@@ -64,7 +66,7 @@ export class SigningPageFilter implements ExceptionFilter {
       response.end();
       return;
     }
-    const context = this.assets.context(String(request.params.tenant ?? ''));
+    const context = this.assets.context(String(request.params.tenant ?? ''), this.page);
     const fault = classifyClientFault(exception, { method: request.method, path: request.path });
     if (fault) {
       sendPage(response, context, clientErrorPage(fault.status, fault.headers['Retry-After']), fault.headers);

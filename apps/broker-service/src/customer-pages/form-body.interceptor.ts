@@ -1,7 +1,8 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { type Request, type Response, urlencoded } from 'express';
 import type { Observable } from 'rxjs';
-import { FORM_LIMIT_BYTES } from './signature-form.js';
+/** Largest urlencoded form body; a drawn signature is the bulk of the largest. */
+export const FORM_LIMIT_BYTES = 1024 * 1024;
 
 const parseForm = urlencoded({ extended: false, limit: FORM_LIMIT_BYTES, parameterLimit: 20 });
 
