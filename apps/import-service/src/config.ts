@@ -28,6 +28,13 @@ export const importEnvShape = {
   /** The token endpoint the OpenAPI document names for the client-credentials grant (the service never calls it). */
   IMPORT_OAUTH_TOKEN_URL: env.text('/oauth/token'),
   IMPORT_MAX_UPLOAD_BYTES: env.positiveInt(200 * 1024 * 1024),
+  /** Event streams (GET /api/v1/processes/{id}/events): heartbeat, history poll, and streams per process at once. */
+  IMPORT_EVENTS_HEARTBEAT_MS: env.positiveInt(15_000),
+  IMPORT_EVENTS_POLL_MS: env.positiveInt(5_000),
+  IMPORT_EVENT_STREAMS_MAX: env.positiveInt(1_000),
+  /** Dry runs (POST /api/v1/import?dry_run=true) up to this size answer at once, at most this many at a time. */
+  IMPORT_DRY_RUN_SYNC_MAX_BYTES: env.positiveInt(10 * 1024 * 1024),
+  IMPORT_DRY_RUNS_AT_ONCE: env.positiveInt(2),
 };
 
 export type ImportConfig = ReturnType<typeof loadImportConfig>;

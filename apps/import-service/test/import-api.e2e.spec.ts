@@ -36,6 +36,11 @@ function storedFiles(dir: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
+interface OpenApiOperation {
+  operationId: string;
+  responses: Record<string, { content?: Record<string, unknown> }>;
+}
+
 describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
   let database: TestDatabase;
   let environment: ImportTestEnvironment;
@@ -436,13 +441,32 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
     expect(lintErrors(await lintOpenApi(document))).toEqual([]);
     expect(document.openapi).toBe('3.0.3');
     expect(document.servers.map((server) => server.url)).toEqual(['/api/v1']);
-    expect(Object.keys(document.paths).sort()).toEqual(['/import', '/list', '/processes/{processId}/report']);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/import',
+      '/list',
+      '/processes/{processId}/events',
+      '/processes/{processId}/report',
+    ]);
     expect(document.paths['/import'].post.operationId).toBe('startImport');
     expect(document.paths['/list'].get.operationId).toBe('listImports');
     expect(document.paths['/list'].get.parameters?.map((parameter) => parameter.in)).toContain('query');
     expect(Object.keys(document.paths['/import'].post.requestBody?.content ?? {})).toEqual([
       'multipart/form-data',
     ]);
+    // Extensions: the event stream with its events' schema, and the dry run's answers.
+    const events = (
+      document.paths['/processes/{processId}/events'] as unknown as Record<string, OpenApiOperation>
+    ).get;
+    expect(events.operationId).toBe('streamImportEvents');
+    expect(events.responses['200'].content).toEqual({
+      'text/event-stream': {
+        schema: { type: 'string' },
+        'x-event-data': { $ref: '#/components/schemas/ImportProcessEvent' },
+      },
+    });
+    expect(Object.keys((document.paths['/import'].post as unknown as OpenApiOperation).responses)).toEqual(
+      expect.arrayContaining(['200', '202']),
+    );
     expect(document.components.securitySchemes.oauth2.flows).toEqual({
       clientCredentials: {
         tokenUrl: '/oauth/token',

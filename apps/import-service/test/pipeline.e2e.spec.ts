@@ -4,32 +4,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { parseConfig } from '@broker/config';
 import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
 import type { ContractInput, CustomerInput } from '@broker/gdv';
-import { createHttpApp } from '@broker/platform';
-import {
-  createImportTestEnvironment,
-  createTestDatabase,
-  createTestRedisNamespace,
-  importPipelineTestEnv,
-  type ImportTestEnvironment,
-  insertBrokerFixture,
-  writeGdvFile,
-  type TestDatabase,
-  type TestRedisNamespace,
-  waitFor,
-} from '@broker/testing';
-import { AppModule } from '../src/app.module.js';
-import { importEnvShape, importWorkerEnvShape } from '../src/config.js';
+import { type ImportTestEnvironment, writeGdvFile, waitFor } from '@broker/testing';
 import { BrokerDirectory } from '../src/imports/broker-directory.js';
 import { ImportProcessRepository } from '../src/imports/import-process.repository.js';
 import { DirectoryFileStorage } from '../src/storage/file-storage.js';
 import { ImportProcessStateRepository } from '../src/pipeline/import-process-state.repository.js';
-import { WorkerModule } from '../src/worker.module.js';
+import { type PipelineApps, startPipelineApps } from './pipeline-apps.js';
 
 const CSV_FILE = Buffer.from(
   'kundennummer;nachname;vorname;vu_nummer;sparte;vertragsnummer;nettobeitrag\n' +
@@ -71,34 +56,19 @@ const THROUGH_PROCESSED = IMPORT_PIPELINE_STATUSES.slice(
 const GDV_SAMPLE = path.resolve(__dirname, '../../../../shared/gdv-samples/musterdatei_041222.gdv');
 
 describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
-  let database: TestDatabase;
+  let apps: PipelineApps;
   let environment: ImportTestEnvironment;
-  let redis: TestRedisNamespace;
   let api: INestApplication;
   let worker: INestApplication;
   let db: Client;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await insertBrokerFixture(database.url);
-    environment = await createImportTestEnvironment();
-    redis = createTestRedisNamespace();
-    const env = importPipelineTestEnv(environment, database.url, redis);
-    api = await createHttpApp(AppModule.forRoot(parseConfig(importEnvShape, env)));
-    await api.init();
-    worker = await createHttpApp(WorkerModule.forRoot(parseConfig(importWorkerEnvShape, env)));
-    await worker.init();
-    db = new Client({ connectionString: database.url });
-    await db.connect();
+    apps = await startPipelineApps();
+    ({ environment, api, worker, db } = apps);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await worker?.close();
-    await api?.close();
-    await redis?.clear();
-    await database?.drop();
-    await environment?.cleanup();
+    await apps?.close();
   });
 
   /** Rows a process still has in the work tables. */
@@ -279,6 +249,8 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
         },
       ],
       issue_count: 1,
+      progress: { stage: 'processed', done: null, total: null, percent: 100 },
+      dry_run: false,
     });
 
     const listed = await list();

@@ -8,11 +8,14 @@ import { must } from './api-error.js';
 import { bearerFetch } from './bearer.js';
 import { type ClientCredentials, ClientCredentialsTokens } from './client-credentials.js';
 import { type FetchFunction, globalFetch } from './fetch-function.js';
+import { type EventsOptions, type ImportEvent, importEvents } from './import-events.js';
 import type { components, paths } from './generated/import-api.js';
 
 export type ImportProcessReport = components['schemas']['ImportProcessReport'];
 export type ImportProcessView = components['schemas']['ImportProcessView'];
 export type ImportStatus = components['schemas']['ImportStatus'];
+export type ImportDryRunReport = components['schemas']['ImportDryRunReport'];
+export type ImportDryRunStarted = components['schemas']['ImportDryRunStarted'];
 
 export interface ImportClientOptions {
   /** The import service's base, e.g. `https://gateway.example.com/api/v1`. */
@@ -49,8 +52,18 @@ export interface ImportClient {
   api: Client<paths>;
   /** Uploads a file (streamed, never read into memory as a whole) and answers its process id. */
   upload(file: ImportFile, options?: UploadOptions): Promise<string>;
+  /**
+   * Extension: reads and checks the file as an import would, writing nothing: the report at once for a small file,
+   * a dry-run process (read with `waitForEnd` or `events`) for a large one.
+   */
+  dryRun(file: ImportFile, options?: UploadOptions): Promise<ImportDryRunReport | ImportDryRunStarted>;
   /** Polls the process's report until it is processed, failed or archived, and answers that report. */
   waitForEnd(processId: string, options?: WaitOptions): Promise<ImportProcessReport>;
+  /**
+   * The process's events as they happen (extension: Server-Sent Events), reconnecting with Last-Event-ID; the
+   * iteration ends after the `end` event.
+   */
+  events(processId: string, options?: EventsOptions): AsyncGenerator<ImportEvent>;
 }
 
 /** A client of the import service (area A) with OAuth 2.0 client credentials, its token cached and renewed. */
@@ -61,11 +74,36 @@ export function createImportClient(options: ImportClientOptions): ImportClient {
   return {
     api,
     upload: (file, uploadOptions = {}) => upload(api, file, uploadOptions),
+    dryRun: (file, uploadOptions = {}) => dryRun(api, file, uploadOptions),
     waitForEnd: (processId, waitOptions = {}) => waitForEnd(api, processId, waitOptions),
+    events: (processId, eventsOptions) =>
+      importEvents(
+        authorized,
+        `${options.baseUrl.replace(/\/$/, '')}/processes/${encodeURIComponent(processId)}/events`,
+        eventsOptions,
+      ),
   };
 }
 
 async function upload(api: Client<paths>, file: ImportFile, options: UploadOptions): Promise<string> {
+  const started = await postFile(api, file, options, false);
+  if (!('process_id' in started))
+    throw new Error('The import service answered an upload with a dry-run report');
+  return started.process_id;
+}
+
+async function dryRun(
+  api: Client<paths>,
+  file: ImportFile,
+  options: UploadOptions,
+): Promise<ImportDryRunReport | ImportDryRunStarted> {
+  const answer = await postFile(api, file, options, true);
+  if (!('dry_run' in answer)) throw new Error('The import service answered a dry run by starting an import');
+  return answer;
+}
+
+/** POST /import with the file streamed as multipart/form-data: an import, or a dry run of it. */
+async function postFile(api: Client<paths>, file: ImportFile, options: UploadOptions, dryRun: boolean) {
   const fields: [string, string][] = (options.companies ?? []).map((company, index) => [
     `companies[${index}]`,
     company,
@@ -75,8 +113,9 @@ async function upload(api: Client<paths>, file: ImportFile, options: UploadOptio
   if (typeof file === 'string') await access(file, constants.R_OK);
   const boundary = `----broker-client-${randomBytes(12).toString('hex')}`;
   const fileName = fileNameOf(file, options);
-  const started = await must(
+  return must(
     api.POST('/import', {
+      params: { query: dryRun ? { dry_run: 'true' } : {} },
       // The form is streamed as it is written; the typed body only names the file.
       body: { file: fileName },
       bodySerializer: () => ReadableStream.from(formData(boundary, fields, fileName, bytesOf(file))),
@@ -84,7 +123,6 @@ async function upload(api: Client<paths>, file: ImportFile, options: UploadOptio
       duplex: 'half',
     }),
   );
-  return started.process_id;
 }
 
 function fileNameOf(file: ImportFile, options: UploadOptions): string {

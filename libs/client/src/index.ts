@@ -20,6 +20,8 @@ export type { ApiCredentials } from './header-group.js';
 export {
   createImportClient,
   type ImportClient,
+  type ImportDryRunReport,
+  type ImportDryRunStarted,
   type ImportClientOptions,
   type ImportFile,
   type ImportProcessReport,
@@ -28,6 +30,7 @@ export {
   type UploadOptions,
   type WaitOptions,
 } from './import-client.js';
+export { type EventsOptions, type ImportEvent, type ImportProcessEvent } from './import-events.js';
 export type * as BrokerApi from './generated/broker-api.js';
 export type * as CalcApi from './generated/calc-api.js';
 export type * as EmployeeApi from './generated/employee-api.js';

@@ -43,6 +43,26 @@ export interface ImportProcessView {
 }
 
 /** Area A, beyond the spec: GET /api/v1/processes/{process_id}/report. */
+/**
+ * Beyond the spec: how far an import process is. `stage` is the status the worker is working towards (the process's
+ * status itself once it ended); `done` and `total` count the file's records (lines) while a stage walks them, and
+ * are null in the stages that work on all records at once; `percent` (0-100, whole numbers, never falling while
+ * the process moves on) weighs each stage by its share of a typical import's time.
+ */
+export interface ImportProgress {
+  stage: ImportStatus;
+  done: number | null;
+  total: number | null;
+  percent: number;
+}
+
+/** Beyond the spec: the data of each event of GET /api/v1/processes/{id}/events. */
+export interface ImportProcessEvent {
+  process_id: string;
+  status: ImportStatus;
+  progress: ImportProgress;
+}
+
 export interface ImportProcessReport {
   process_id: string;
   status: ImportStatus;
@@ -56,4 +76,32 @@ export interface ImportProcessReport {
   /** Warnings and rejected records, oldest first, at most 1000; `issue_count` is the total. */
   issues: { stage: string; severity: 'warning' | 'rejected'; line: number | null; message: string }[];
   issue_count: number;
+  /** Beyond the spec: how far the process is. */
+  progress: ImportProgress;
+  /** Beyond the spec: true for a dry run (POST /api/v1/import?dry_run=true of a large file), which wrote nothing. */
+  dry_run: boolean;
+}
+
+/**
+ * Beyond the spec: the answer of POST /api/v1/import?dry_run=true for a file up to the synchronous size: the report
+ * the import would give, with nothing written.
+ */
+export interface ImportDryRunReport {
+  dry_run: true;
+  /** What the import would end in. */
+  status: 'processed' | 'failed';
+  type: ImportFileType;
+  file: { name: string; size: number; sha256: string };
+  failure_reason: string | null;
+  /** Counts per stage, as the import would record them (customersCreated, contractsUpdated, ...). */
+  counts: Record<string, number>;
+  /** Warnings and rejected records, oldest first, at most 1000; `issue_count` is the total. */
+  issues: { stage: string; severity: 'warning' | 'rejected'; line: number | null; message: string }[];
+  issue_count: number;
+}
+
+/** Beyond the spec: the answer (202) of a dry run of a file above the synchronous size; read it as an import. */
+export interface ImportDryRunStarted {
+  process_id: string;
+  dry_run: true;
 }

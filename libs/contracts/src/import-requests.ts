@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsIn,
   IsInt,
   IsOptional,
   IsString,
@@ -46,4 +47,12 @@ export class ListImportsQuery {
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
   offset: number = 0;
+}
+
+/** Beyond the spec: the query of POST /api/v1/import. */
+export class StartImportQuery {
+  /** `true`: read and check the file as an import would, and write nothing. */
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  dry_run?: 'true' | 'false';
 }

@@ -141,6 +141,122 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
     ],
     "additionalProperties": false
   },
+  "ImportDryRunReport": {
+    "type": "object",
+    "properties": {
+      "dry_run": {
+        "type": "boolean",
+        "enum": [
+          true
+        ]
+      },
+      "status": {
+        "type": "string",
+        "enum": [
+          "processed",
+          "failed"
+        ]
+      },
+      "type": {
+        "$ref": "#/components/schemas/ImportFileType"
+      },
+      "file": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "size": {
+            "type": "number"
+          },
+          "sha256": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "size",
+          "sha256"
+        ],
+        "additionalProperties": false
+      },
+      "failure_reason": {
+        "type": "string",
+        "nullable": true
+      },
+      "counts": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
+      },
+      "issues": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "stage": {
+              "type": "string"
+            },
+            "severity": {
+              "type": "string",
+              "enum": [
+                "warning",
+                "rejected"
+              ]
+            },
+            "line": {
+              "type": "number",
+              "nullable": true
+            },
+            "message": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "stage",
+            "severity",
+            "line",
+            "message"
+          ],
+          "additionalProperties": false
+        }
+      },
+      "issue_count": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "dry_run",
+      "status",
+      "type",
+      "file",
+      "failure_reason",
+      "counts",
+      "issues",
+      "issue_count"
+    ],
+    "additionalProperties": false
+  },
+  "ImportDryRunStarted": {
+    "type": "object",
+    "properties": {
+      "process_id": {
+        "type": "string"
+      },
+      "dry_run": {
+        "type": "boolean",
+        "enum": [
+          true
+        ]
+      }
+    },
+    "required": [
+      "process_id",
+      "dry_run"
+    ],
+    "additionalProperties": false
+  },
   "ImportFileType": {
     "type": "string",
     "enum": [
@@ -167,6 +283,26 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "processed",
       "archived"
     ]
+  },
+  "ImportProcessEvent": {
+    "type": "object",
+    "properties": {
+      "process_id": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/ImportStatus"
+      },
+      "progress": {
+        "$ref": "#/components/schemas/ImportProgress"
+      }
+    },
+    "required": [
+      "process_id",
+      "status",
+      "progress"
+    ],
+    "additionalProperties": false
   },
   "ImportProcessReport": {
     "type": "object",
@@ -263,6 +399,12 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       },
       "issue_count": {
         "type": "number"
+      },
+      "progress": {
+        "$ref": "#/components/schemas/ImportProgress"
+      },
+      "dry_run": {
+        "type": "boolean"
       }
     },
     "required": [
@@ -274,7 +416,9 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "counts",
       "history",
       "issues",
-      "issue_count"
+      "issue_count",
+      "progress",
+      "dry_run"
     ],
     "additionalProperties": false
   },
@@ -343,6 +487,32 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "start_time",
       "end_time",
       "type"
+    ],
+    "additionalProperties": false
+  },
+  "ImportProgress": {
+    "type": "object",
+    "properties": {
+      "stage": {
+        "$ref": "#/components/schemas/ImportStatus"
+      },
+      "done": {
+        "type": "number",
+        "nullable": true
+      },
+      "total": {
+        "type": "number",
+        "nullable": true
+      },
+      "percent": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "stage",
+      "done",
+      "total",
+      "percent"
     ],
     "additionalProperties": false
   },

@@ -14,3 +14,4 @@ export * from './gdv-portfolio.js';
 export * from './debian-package.js';
 export * from './openapi-lint.js';
 export * from './documented-responses.js';
+export * from './event-stream.js';

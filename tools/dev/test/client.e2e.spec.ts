@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import {
   createReadStream,
@@ -11,12 +12,14 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
+import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
 import {
   createBrokerClient,
   createCalcClient,
   createEmployeeClient,
   createImportClient,
   type FetchFunction,
+  type ImportEvent,
   isApiErrorViewError,
   isMeldungenError,
   must,
@@ -256,6 +259,30 @@ describeWithNginx('@broker/client against the running services, through the gate
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(TokenRequestError);
     expect(refused).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  }, 60_000);
+
+  it('area A (extensions): events through the gateway to the end, resumed with Last-Event-ID; a dry run', async () => {
+    const client = importClient();
+    const processId = await client.upload(gdvFile, { companies: ['9999'] });
+    const events: ImportEvent[] = [];
+    for await (const event of client.events(processId)) events.push(event);
+    const statuses = events.filter((event) => event.type === 'status').map((event) => event.data.status);
+    expect(statuses).toEqual(
+      IMPORT_PIPELINE_STATUSES.slice(0, IMPORT_PIPELINE_STATUSES.indexOf('processed') + 1),
+    );
+    expect(events.at(-1)).toMatchObject({
+      type: 'end',
+      data: { status: 'processed', progress: { percent: 100 } },
+    });
+    // Resumed after the fifth event: exactly the rest.
+    const resumed: ImportEvent[] = [];
+    for await (const event of client.events(processId, { lastEventId: events[4].id })) resumed.push(event);
+    expect(resumed.map((event) => event.id)).toEqual(events.slice(5).map((event) => event.id));
+
+    const dryRun = await client.dryRun(gdvFile, { companies: ['9999'] });
+    expect(dryRun).toMatchObject({ dry_run: true, status: 'processed' });
+    const report = await client.waitForEnd(processId);
+    expect('counts' in dryRun && dryRun.counts.contractsUpdated).toBe(report.counts.contractsWritten);
   }, 60_000);
 
   it('area A: an upload the service refuses is an error with the area’s body', async () => {

@@ -4,8 +4,11 @@ import { createImportTestEnvironment, createTestDatabase, createTestRedisNamespa
 /** What every process of the suite needs to boot in a test: its own database, Redis namespace and keys. */
 export interface SuiteEnvironment {
   env: NodeJS.ProcessEnv;
-  /** An import-service access token (tenant demo, broker V1000, scope service.imports) from the test authorization server. */
-  importToken(): Promise<string>;
+  /**
+   * An import-service access token (tenant demo, broker V1000 unless `brokerNumber`, scope service.imports) from
+   * the test authorization server.
+   */
+  importToken(brokerNumber?: string): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -27,7 +30,8 @@ export async function createSuiteEnvironment(overrides: NodeJS.ProcessEnv = {}):
       LOG_LEVEL: 'info',
       ...overrides,
     },
-    importToken: () => importEnvironment.authServer.token(),
+    importToken: (brokerNumber = 'V1000') =>
+      importEnvironment.authServer.token({ claims: { broker_id: brokerNumber } }),
     async cleanup() {
       await database.drop();
       await importEnvironment.cleanup();

@@ -13,6 +13,8 @@ export interface NewImportProcess {
   fileSha256: string;
   storageKey: string;
   companies: CompanyRef[];
+  /** A dry run's process: never listed, never writing the inventory. */
+  dryRun?: boolean;
 }
 
 export interface ImportProcessRow {
@@ -39,10 +41,17 @@ export interface ImportReportRow {
   history: { status: ImportStatus; changedAt: string }[];
   issues: { stage: string; severity: 'warning' | 'rejected'; line: number | null; message: string }[];
   issueCount: number;
+  dryRun: boolean;
 }
 
 /** Issues listed in one report; the total is always given. */
 export const REPORT_ISSUE_LIMIT = 1000;
+
+/** One row of a process's status history. */
+export interface StatusChange {
+  id: string;
+  status: ImportStatus;
+}
 
 /** A caller's Idempotency-Key: the broker its token acts for and its subject name the caller. */
 export interface IdempotencyKey {
@@ -120,11 +129,12 @@ export class ImportProcessRepository {
     throw new KeyAlreadyUsed(existing.process_id);
   }
 
-  private async insert(tx: EntityManager, process: NewImportProcess): Promise<string> {
+  /** The process, its companies and its first status entry, in the caller's transaction (a dry run's too). */
+  async insert(tx: EntityManager, process: NewImportProcess): Promise<string> {
     const [{ id }] = await tx.query<[{ id: string }]>(
-      `INSERT INTO "import".import_process
-           (tenant_id, broker_id, requested_by, file_type, status, file_name, file_size, file_sha256, storage_key)
-         VALUES ($1, $2, $3, $4, 'uploaded', $5, $6, $7, $8) RETURNING id`,
+      `INSERT INTO "import".import_process (tenant_id, broker_id, requested_by, file_type, status, file_name,
+                                            file_size, file_sha256, storage_key, dry_run)
+         VALUES ($1, $2, $3, $4, 'uploaded', $5, $6, $7, $8, $9) RETURNING id`,
       [
         process.broker.tenantId,
         process.broker.brokerId,
@@ -134,6 +144,7 @@ export class ImportProcessRepository {
         process.fileSize,
         process.fileSha256,
         process.storageKey,
+        process.dryRun ?? false,
       ],
     );
     await tx.query(
@@ -159,7 +170,7 @@ export class ImportProcessRepository {
          FROM "import".import_process p
          JOIN visible_broker v ON v.id = p.broker_id
          JOIN broker.broker b ON b.id = p.broker_id
-        WHERE p.tenant_id = $1
+        WHERE p.tenant_id = $1 AND NOT p.dry_run
         ORDER BY p.started_at DESC, p.id
         LIMIT $3 OFFSET $4`,
       [caller.tenantId, caller.brokerId, page.limit, page.offset],
@@ -178,11 +189,32 @@ export class ImportProcessRepository {
                                                    'message', i.message) ORDER BY i.id)
                           FROM (SELECT * FROM "import".import_issue WHERE process_id = p.id
                                  ORDER BY id LIMIT ${REPORT_ISSUE_LIMIT}) i), '[]') AS issues,
-              (SELECT count(*)::int FROM "import".import_issue WHERE process_id = p.id) AS "issueCount"
+              (SELECT count(*)::int FROM "import".import_issue WHERE process_id = p.id) AS "issueCount",
+              p.dry_run AS "dryRun"
          FROM "import".import_process p JOIN visible_broker v ON v.id = p.broker_id
         WHERE p.tenant_id = $1 AND p.id = $3`,
       [caller.tenantId, caller.brokerId, processId],
     );
     return row;
+  }
+
+  /** Whether the process is one of `caller`'s broker tree (the visibility of the report). */
+  async isVisible(caller: BrokerRef, processId: string): Promise<boolean> {
+    const rows = await this.db.query<unknown[]>(
+      `WITH RECURSIVE ${visibleBrokersCte(1, 2)}
+       SELECT 1 FROM "import".import_process p JOIN visible_broker v ON v.id = p.broker_id
+        WHERE p.tenant_id = $1 AND p.id = $3`,
+      [caller.tenantId, caller.brokerId, processId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The process's status changes after change `afterId`, oldest first. */
+  statusChangesAfter(processId: string, afterId: string): Promise<StatusChange[]> {
+    return this.db.query<StatusChange[]>(
+      `SELECT id::text, status FROM "import".import_status_change
+        WHERE process_id = $1 AND id > $2 ORDER BY id`,
+      [processId, afterId],
+    );
   }
 }

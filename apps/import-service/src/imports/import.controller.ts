@@ -8,16 +8,20 @@ import {
   Post,
   Query,
   Req,
+  Res,
   UploadedFile,
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiHeader, ApiOperation } from '@nestjs/swagger';
-import type { Request } from 'express';
+import { ApiBody, ApiHeader, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import {
   ListImportsQuery,
   StartImportForm,
+  StartImportQuery,
+  type ImportDryRunReport,
+  type ImportDryRunStarted,
   type ImportProcessReport,
   type ImportProcessView,
   type ImportStarted,
@@ -42,7 +46,24 @@ export class ImportController {
   constructor(private readonly imports: ImportService) {}
 
   @ApiOperation({ operationId: 'startImport', summary: 'Uploads a GDV or CSV file and starts its import' })
-  @ApiJsonAnswer('ImportStarted')
+  @ApiResponse({
+    status: 200,
+    description:
+      'The process started; with dry_run=true and a file up to IMPORT_DRY_RUN_SYNC_MAX_BYTES, the report the ' +
+      'import would give instead (extension)',
+    schema: {
+      oneOf: [
+        { $ref: '#/components/schemas/ImportStarted' },
+        { $ref: '#/components/schemas/ImportDryRunReport' },
+      ],
+    },
+  })
+  @ApiJsonAnswer('ImportDryRunStarted', {
+    status: 202,
+    description:
+      'With dry_run=true and a larger file: a dry-run process, read through its report and events (extension)',
+  })
+  @ApiQueryParameters(StartImportQuery)
   @Post('import')
   @HttpCode(200)
   @UseInterceptors(
@@ -82,16 +103,18 @@ export class ImportController {
   })
   start(
     @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
     @UploadedFile() file: StoredUpload | undefined,
     @Body() form: StartImportForm,
-  ): Promise<ImportStarted> {
-    return this.imports.startImport(
-      principalOf(request),
-      file,
-      form,
-      requestIdOf(request),
-      idempotencyKeyOf(request),
-    );
+    @Query() query: StartImportQuery,
+  ): Promise<ImportStarted | ImportDryRunReport | ImportDryRunStarted> {
+    const principal = principalOf(request);
+    if (query.dry_run !== 'true')
+      return this.imports.startImport(principal, file, form, requestIdOf(request), idempotencyKeyOf(request));
+    return this.imports.dryRun(principal, file, form, requestIdOf(request)).then((answer) => {
+      if ('process_id' in answer) response.status(202);
+      return answer;
+    });
   }
 
   @ApiQueryParameters(ListImportsQuery)

@@ -51,7 +51,8 @@ export class UploadAdmissionInterceptor implements NestInterceptor {
 
   private async earlierProcess(request: Request): Promise<string | undefined> {
     const key = idempotencyKeyOf(request);
-    if (key) {
+    // A dry run writes nothing to repeat; its key is not an import's.
+    if (key && request.query.dry_run !== 'true') {
       const processId = await this.imports.processOfIdempotencyKey(principalOf(request), key);
       if (processId) return processId;
     }

@@ -10,6 +10,8 @@ export interface ImportProcessRecord {
   fileSize: number;
   fileSha256: string;
   storageKey: string;
+  /** A dry run's process (pipeline/dry-run-process.ts runs it). */
+  dryRun: boolean;
 }
 
 const TERMINAL = `('processed', 'archived', 'failed')`;
@@ -25,7 +27,7 @@ export class ImportProcessStateRepository {
   async find(processId: string): Promise<ImportProcessRecord | undefined> {
     const [record] = await this.db.query<ImportProcessRecord[]>(
       `SELECT id, status, file_type AS "fileType", file_size::float8 AS "fileSize", file_sha256 AS "fileSha256",
-              storage_key AS "storageKey"
+              storage_key AS "storageKey", dry_run AS "dryRun"
          FROM "import".import_process WHERE id = $1`,
       [processId],
     );

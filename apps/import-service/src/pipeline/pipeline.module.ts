@@ -1,5 +1,8 @@
 import { BullModule } from '@nestjs/bullmq';
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
+import { ImportEventsModule } from '../events/import-events.module.js';
+import { DRY_RUN_SQL_STAGES, DryRunModule } from './dry-run.js';
+import { DryRunProcess } from './dry-run-process.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { ImportProcessStateRepository } from './import-process-state.repository.js';
 import { IMPORT_PIPELINE_QUEUE } from './pipeline-definition.js';
@@ -11,38 +14,14 @@ import { StageRunner } from './stage-runner.js';
 import { STAGE_WORKER_SETTINGS, StageWorker, type StageWorkerSettings } from './stage-worker.js';
 import { ArchiveStage, RETENTION_MS } from './stages/archive.stage.js';
 import { CompleteStage } from './stages/complete.stage.js';
-import { ContractsExtractStage } from './stages/contracts-extract.stage.js';
-import { ContractsLinkStage } from './stages/contracts-link.stage.js';
-import { ContractsWriteStage } from './stages/contracts-write.stage.js';
-import { CustomerContactsWriteStage } from './stages/customer-contacts-write.stage.js';
-import { CustomersAssignStage } from './stages/customers-assign.stage.js';
-import { CustomersParseStage } from './stages/customers-parse.stage.js';
-import { CustomersPrepareStage } from './stages/customers-prepare.stage.js';
-import { CustomersWriteStage } from './stages/customers-write.stage.js';
 import { ImportStage } from './stages/import.stage.js';
 import { ReceiveStage } from './stages/receive.stage.js';
 import { StagingRepository } from './staging.repository.js';
 import { TransmitStage } from './stages/transmit.stage.js';
-import { ValidateStage } from './stages/validate.stage.js';
 import { SWEEPER_SETTINGS, Sweeper, type SweeperSettings } from './sweeper.js';
 
-/** The stage handlers, in pipeline order: adding a stage means adding its handler here. */
-const STAGES = [
-  TransmitStage,
-  ReceiveStage,
-  ImportStage,
-  ValidateStage,
-  CustomersParseStage,
-  CustomersPrepareStage,
-  CustomersAssignStage,
-  CustomersWriteStage,
-  CustomerContactsWriteStage,
-  ContractsExtractStage,
-  ContractsLinkStage,
-  ContractsWriteStage,
-  CompleteStage,
-  ArchiveStage,
-];
+/** The stage handlers, in pipeline order: adding a stage means adding its handler here (or to the dry run's). */
+const STAGES = [TransmitStage, ReceiveStage, ImportStage, ...DRY_RUN_SQL_STAGES, CompleteStage, ArchiveStage];
 
 export interface PipelineSettings {
   redisUrl: string;
@@ -89,7 +68,11 @@ export class PipelineWorkerModule {
     };
     return {
       module: PipelineWorkerModule,
-      imports: queueModules(settings),
+      imports: [
+        ...queueModules(settings),
+        ImportEventsModule.forRoot({ redisUrl: settings.redisUrl, prefix: settings.queuePrefix }),
+        DryRunModule.forRoot(settings.storage),
+      ],
       providers: [
         { provide: FILE_STORAGE, useValue: settings.storage },
         { provide: SWEEPER_SETTINGS, useValue: settings.sweeper },
@@ -109,6 +92,7 @@ export class PipelineWorkerModule {
         StagingRepository,
         PipelineQueue,
         PipelineMetrics,
+        DryRunProcess,
         StageRunner,
         StageWorker,
         Sweeper,

@@ -23,5 +23,10 @@ export abstract class SqlStage implements StageHandler {
     if (rejection) throw rejection;
   }
 
+  /** The stage's work in the caller's transaction (a dry run's); a rejection of the file is returned. */
+  async runWithin(tx: EntityManager, process: ImportProcessRecord): Promise<StageRejection | undefined> {
+    return (await this.runIn(tx, process.id)) ?? undefined;
+  }
+
   protected abstract runIn(tx: EntityManager, processId: string): Promise<StageRejection | void>;
 }

@@ -1,4 +1,5 @@
 import type { ImportPipelineStatus } from '@broker/contracts';
+import type { StageRecords } from '../events/import-progress.js';
 import type { ImportProcessRecord } from './import-process-state.repository.js';
 
 /**
@@ -10,8 +11,11 @@ export interface StageHandler {
   readonly from: ImportPipelineStatus;
   /** How long after the process reached `from` the stage is due (the sweeper starts it); at once when absent. */
   readonly dueAfterMs?: number;
-  run(process: ImportProcessRecord): Promise<void>;
+  /** `progress`: a stage that walks the file's records reports how many it has done (as often as it likes). */
+  run(process: ImportProcessRecord, progress: StageProgress): Promise<void>;
 }
+
+export type StageProgress = (records: StageRecords) => void;
 
 export const STAGE_HANDLERS = Symbol('STAGE_HANDLERS');
 

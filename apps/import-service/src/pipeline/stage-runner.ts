@@ -1,11 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Job, UnrecoverableError } from 'bullmq';
+import { IMPORT_PIPELINE_STATUSES, type ImportPipelineStatus } from '@broker/contracts';
+import { ImportEvents } from '../events/import-events.js';
 import { type StageJob, statusAfter } from './pipeline-definition.js';
 import { PipelineMetrics } from './pipeline-metrics.js';
 import { PipelineQueue } from './pipeline-queue.js';
-import { ImportProcessStateRepository } from './import-process-state.repository.js';
+import { type ImportProcessRecord, ImportProcessStateRepository } from './import-process-state.repository.js';
+import { DryRunProcess } from './dry-run-process.js';
 import { STAGE_HANDLERS, type StageHandler, StageRejection } from './stage-handler.js';
 import { storableText } from './storable-text.js';
+
+/** The statuses a dry-run process passes while its dry run runs (one job does them all). */
+const DRY_RUN_STATUSES: readonly ImportPipelineStatus[] = IMPORT_PIPELINE_STATUSES.slice(
+  0,
+  IMPORT_PIPELINE_STATUSES.indexOf('contractsFinalized'),
+);
 
 /**
  * Runs one stage job: skips it when the process has already moved on (a repeated job is harmless),
@@ -20,6 +29,8 @@ export class StageRunner {
     private readonly processes: ImportProcessStateRepository,
     private readonly queue: PipelineQueue,
     private readonly metrics: PipelineMetrics,
+    private readonly events: ImportEvents,
+    private readonly dryRuns: DryRunProcess,
     @Inject(STAGE_HANDLERS) handlers: StageHandler[],
   ) {
     this.handlers = new Map(handlers.map((handler) => [handler.from, handler]));
@@ -35,17 +46,33 @@ export class StageRunner {
     const handler = this.handlers.get(from);
     const to = statusAfter(from);
     if (!process || process.status !== from || !handler || !to) return 'skipped';
-    try {
-      await handler.run(process);
-    } catch (error) {
-      if (error instanceof StageRejection) throw new UnrecoverableError(error.message);
-      throw error;
-    }
+    if (process.dryRun && DRY_RUN_STATUSES.includes(from)) return this.runDryRun(process);
+    await this.rejectionsUnrecoverable(() => handler.run(process, this.events.recordsOf(processId, from)));
     if (!(await this.processes.advance(processId, from, to))) return 'overtaken';
+    await this.events.statusChanged(processId);
     // A stage that is due only later (archiving) is enqueued by the sweeper once it is due.
     const next = this.handlers.get(to);
     if (next && next.dueAfterMs === undefined) await this.queue.enqueue({ processId, from: to });
     return to;
+  }
+
+  /** A dry-run process: the whole dry run in one job, its status moved along as it goes, then processed. */
+  private async runDryRun(process: ImportProcessRecord): Promise<string> {
+    const ran = await this.rejectionsUnrecoverable(() => this.dryRuns.run(process));
+    if (!ran) return 'skipped';
+    if (!(await this.processes.advance(process.id, 'contractsFinalized', 'processed'))) return 'overtaken';
+    await this.events.statusChanged(process.id);
+    return 'processed';
+  }
+
+  /** Bad data fails the process at once; anything else is retried. */
+  private async rejectionsUnrecoverable<Result>(work: () => Promise<Result>): Promise<Result> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof StageRejection) throw new UnrecoverableError(error.message);
+      throw error;
+    }
   }
 
   /** Retries spent, or bad data: the process fails with the reason. */
@@ -56,9 +83,12 @@ export class StageRunner {
     if (retriesLeft > 0) return;
     this.logger.warn(`Import ${job.data.processId} failed in stage ${job.data.from}: ${error.message}`);
     // Nothing awaits this event handler: a rejection would end the worker. The sweeper retries the process.
-    await this.processes.fail(job.data.processId, this.reasonOf(job, error)).catch((failure: unknown) => {
-      this.logger.error({ err: failure }, `Could not mark import ${job.data.processId} failed`);
-    });
+    await this.processes
+      .fail(job.data.processId, this.reasonOf(job, error))
+      .then(() => this.events.statusChanged(job.data.processId))
+      .catch((failure: unknown) => {
+        this.logger.error({ err: failure }, `Could not mark import ${job.data.processId} failed`);
+      });
   }
 
   /**

@@ -53,6 +53,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/processes/{processId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events of one import process as a live stream (Server-Sent Events)
+         * @description Server-Sent Events (text/event-stream). Each event has an `id`, a type and `data`, the JSON object `ImportProcessEvent` ({process_id, status, progress}): `status` for every status change (all of them from the start, or those after Last-Event-ID), `progress` while a stage walks the file’s records (at most once a second), `end` once the process is processed, failed or archived; then the stream closes. A comment line (`: keep-alive`) comes every 15 seconds while nothing happens.
+         */
+        get: operations["streamImportEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -79,10 +99,44 @@ export interface components {
              */
             status: number;
         };
+        ImportDryRunReport: {
+            /** @enum {boolean} */
+            dry_run: true;
+            /** @enum {string} */
+            status: "processed" | "failed";
+            type: components["schemas"]["ImportFileType"];
+            file: {
+                name: string;
+                size: number;
+                sha256: string;
+            };
+            failure_reason: string | null;
+            counts: {
+                [key: string]: number;
+            };
+            issues: {
+                stage: string;
+                /** @enum {string} */
+                severity: "warning" | "rejected";
+                line: number | null;
+                message: string;
+            }[];
+            issue_count: number;
+        };
+        ImportDryRunStarted: {
+            process_id: string;
+            /** @enum {boolean} */
+            dry_run: true;
+        };
         /** @enum {string} */
         ImportFileType: "GDV" | "CSV";
         /** @enum {string} */
         ImportPipelineStatus: "uploaded" | "transmitted" | "received" | "imported" | "validated" | "customersParsed" | "customersPrepared" | "customersAssigned" | "customersFinalized" | "customersDone" | "contractsPrepare" | "contractsPrepared" | "contractsFinalized" | "processed" | "archived";
+        ImportProcessEvent: {
+            process_id: string;
+            status: components["schemas"]["ImportStatus"];
+            progress: components["schemas"]["ImportProgress"];
+        };
         ImportProcessReport: {
             process_id: string;
             status: components["schemas"]["ImportStatus"];
@@ -108,6 +162,8 @@ export interface components {
                 message: string;
             }[];
             issue_count: number;
+            progress: components["schemas"]["ImportProgress"];
+            dry_run: boolean;
         };
         ImportProcessView: {
             process_id: string;
@@ -125,6 +181,12 @@ export interface components {
             type: components["schemas"]["ImportFileType"];
             amount_of_records?: number;
         };
+        ImportProgress: {
+            stage: components["schemas"]["ImportStatus"];
+            done: number | null;
+            total: number | null;
+            percent: number;
+        };
         ImportStarted: {
             process_id: string;
         };
@@ -140,7 +202,9 @@ export type $defs = Record<string, never>;
 export interface operations {
     startImport: {
         parameters: {
-            query?: never;
+            query?: {
+                dry_run?: "true" | "false";
+            };
             header?: {
                 /** @description Up to 255 visible ASCII characters (a UUID): the same key from the same caller within 24 hours answers the process the first request created, without reading the file or importing it again */
                 "Idempotency-Key"?: string;
@@ -164,13 +228,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The process started; with dry_run=true and a file up to IMPORT_DRY_RUN_SYNC_MAX_BYTES, the report the import would give instead (extension) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ImportStarted"];
+                    "application/json": components["schemas"]["ImportStarted"] | components["schemas"]["ImportDryRunReport"];
+                };
+            };
+            /** @description With dry_run=true and a larger file: a dry-run process, read through its report and events (extension) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportDryRunStarted"];
                 };
             };
             /** @description The request is invalid (every failing field named) */
@@ -364,6 +437,107 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ImportProcessReport"];
                 };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid access token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope service.imports, or names a broker the caller may not act for */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such import process of the caller’s broker */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The upload is larger than IMPORT_MAX_UPLOAD_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    streamImportEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event received: the stream resumes after it, without gaps or repeats */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                processId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events (text/event-stream). Each event has an `id`, a type and `data`, the JSON object `ImportProcessEvent` ({process_id, status, progress}): `status` for every status change (all of them from the start, or those after Last-Event-ID), `progress` while a stage walks the file’s records (at most once a second), `end` once the process is processed, failed or archived; then the stream closes. A comment line (`: keep-alive`) comes every 15 seconds while nothing happens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The client already received the end event: nothing more will come */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is invalid (every failing field named) */
             400: {

@@ -14,6 +14,7 @@ import { CustomerSearchByBroker1763700000013 } from './1763700000013-customer-se
 import { CustomerSearchTenantLock1763700000014 } from './1763700000014-customer-search-tenant-lock.js';
 import { UploadIdempotency1763700000015 } from './1763700000015-upload-idempotency.js';
 import { CustomerPassword1763700000016 } from './1763700000016-customer-password.js';
+import { ImportDryRun1763700000017 } from './1763700000017-import-dry-run.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -33,4 +34,5 @@ export const allMigrations = [
   CustomerSearchTenantLock1763700000014,
   UploadIdempotency1763700000015,
   CustomerPassword1763700000016,
+  ImportDryRun1763700000017,
 ];

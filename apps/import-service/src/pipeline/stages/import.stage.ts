@@ -5,7 +5,7 @@ import { readGdvImport } from '../../formats/gdv-imported-entities.js';
 import type { ImportedEntityEvent } from '../../formats/imported-entities.js';
 import { FILE_STORAGE, type FileStorage } from '../../storage/file-storage.js';
 import type { ImportProcessRecord } from '../import-process-state.repository.js';
-import { type StageHandler, StageRejection } from '../stage-handler.js';
+import { type StageHandler, type StageProgress, StageRejection } from '../stage-handler.js';
 import { type StagingBatch, StagingRepository } from '../staging.repository.js';
 import { storableText, unstorableCharacterIn } from '../storable-text.js';
 
@@ -59,17 +59,24 @@ export class ImportStage implements StageHandler {
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
-  async run(process: ImportProcessRecord): Promise<void> {
-    const rejection = await this.db.transaction(async (tx) => {
-      await this.staging.clear(tx, process.id, ISSUE_STAGE);
-      const { counts, unreadable } = await this.stage(tx, process);
-      await this.staging.recordCounts(tx, process.id, { ...counts });
-      await this.staging.analyze(tx, 'staged_customer', 'staged_contract');
-      if (unreadable) return new StageRejection(unreadable);
-      return counts.customersRead === 0 && counts.contractsRead === 0 ? nothingRead(counts) : undefined;
-    });
+  async run(process: ImportProcessRecord, progress: StageProgress): Promise<void> {
+    const rejection = await this.db.transaction((tx) => this.runWithin(tx, process, progress));
     // Thrown only after the commit, so the failed process keeps the issues found up to its failure.
     if (rejection) throw rejection;
+  }
+
+  /** The stage's work in the caller's transaction (a dry run's); a rejection of the file is returned. */
+  async runWithin(
+    tx: EntityManager,
+    process: ImportProcessRecord,
+    progress: StageProgress,
+  ): Promise<StageRejection | undefined> {
+    await this.staging.clear(tx, process.id, ISSUE_STAGE);
+    const { counts, unreadable } = await this.stage(tx, process, progress);
+    await this.staging.recordCounts(tx, process.id, { ...counts });
+    await this.staging.analyze(tx, 'staged_customer', 'staged_contract');
+    if (unreadable) return new StageRejection(unreadable);
+    return counts.customersRead === 0 && counts.contractsRead === 0 ? nothingRead(counts) : undefined;
   }
 
   /**
@@ -79,6 +86,7 @@ export class ImportStage implements StageHandler {
   private async stage(
     tx: EntityManager,
     process: ImportProcessRecord,
+    progress: StageProgress,
   ): Promise<{ counts: StageCounts; unreadable?: string }> {
     const counts: StageCounts = { customersRead: 0, contractsRead: 0, rejectedRecords: 0, warnings: 0 };
     let batch = emptyBatch();
@@ -91,7 +99,7 @@ export class ImportStage implements StageHandler {
     };
     let unreadable: string | undefined;
     try {
-      for await (const events of this.entitiesOf(process)) {
+      for await (const events of this.entitiesOf(process, progress)) {
         for (const event of events) this.add(batch, storable(event), counts);
         if (batch.customers.length + batch.contracts.length + batch.issues.length >= BATCH_SIZE) {
           await write(batch);
@@ -126,15 +134,51 @@ export class ImportStage implements StageHandler {
     }
   }
 
-  /** The file's events, a chunk's or a CSV row's at a time. */
-  private async *entitiesOf(process: ImportProcessRecord): AsyncGenerator<ImportedEntityEvent[]> {
+  /** The file's events, a chunk's or a CSV row's at a time; its lines read are the progress. */
+  private async *entitiesOf(
+    process: ImportProcessRecord,
+    progress: StageProgress,
+  ): AsyncGenerator<ImportedEntityEvent[]> {
+    const total = await countLines(this.storage.read(process.storageKey));
     const file = this.storage.read(process.storageKey);
-    const content = file as AsyncIterable<Uint8Array>;
+    const content = linesCounted(file as AsyncIterable<Uint8Array>, (done) => progress({ done, total }));
     try {
       yield* process.fileType === 'GDV' ? readGdvImport(content) : readCsvImport(content);
     } finally {
       // A reader that stopped early (bad header, failed write) must not leave the file handle open.
       file.destroy();
     }
+  }
+}
+
+const NEWLINE = 0x0a;
+
+function newlinesIn(chunk: Uint8Array): number {
+  let count = 0;
+  for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, at + 1)) count++;
+  return count;
+}
+
+/** The lines of a file (a last line without its line break counts). */
+async function countLines(file: AsyncIterable<Uint8Array>): Promise<number> {
+  let lines = 0;
+  let last: number | undefined;
+  for await (const chunk of file) {
+    lines += newlinesIn(chunk);
+    if (chunk.length > 0) last = chunk[chunk.length - 1];
+  }
+  return last === undefined || last === NEWLINE ? lines : lines + 1;
+}
+
+/** Passes the chunks on, telling `linesRead` how many line breaks have passed so far. */
+async function* linesCounted(
+  chunks: AsyncIterable<Uint8Array>,
+  linesRead: (lines: number) => void,
+): AsyncGenerator<Uint8Array> {
+  let lines = 0;
+  for await (const chunk of chunks) {
+    lines += newlinesIn(chunk);
+    linesRead(lines);
+    yield chunk;
   }
 }
