@@ -12,6 +12,16 @@ export const importWorkerEnvShape = {
   IMPORT_RETENTION_DAYS: env.positiveInt(90),
   IMPORT_WORKER_CONCURRENCY: env.positiveInt(4),
   IMPORT_STAGE_LOCK_MS: env.positiveInt(30_000),
+  /** Webhooks (extension): the key the endpoints' signing secrets are stored under (32 bytes, base64). */
+  IMPORT_WEBHOOK_ENCRYPTION_KEY: env.encryptionKey(),
+  /** Host names and CIDR ranges webhooks may go to although loopback, link-local or private. */
+  WEBHOOK_ALLOWED_HOSTS: env.list([]),
+  /** Development only: endpoints by plain http. */
+  IMPORT_WEBHOOK_ALLOW_HTTP: env.flag(false),
+  IMPORT_WEBHOOK_RETRY_BASE_MS: env.positiveInt(5_000),
+  IMPORT_WEBHOOK_RETRY_MAX_MS: env.positiveInt(60 * 60 * 1000),
+  IMPORT_WEBHOOK_DISABLE_AFTER_HOURS: env.positiveInt(72),
+  IMPORT_WEBHOOK_DISPATCH_MS: env.positiveInt(1_000),
 };
 
 /** The API's variables: the worker's plus the OAuth resource server and the upload limit. */

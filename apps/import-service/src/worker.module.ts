@@ -5,6 +5,7 @@ import { PlatformModule } from '@broker/platform';
 import type { ImportWorkerConfig } from './config.js';
 import { PipelineWorkerModule } from './pipeline/pipeline.module.js';
 import { DirectoryFileStorage } from './storage/file-storage.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -31,6 +32,7 @@ export class WorkerModule {
           redisUrl: config.REDIS_URL,
           queuePrefix: config.IMPORT_QUEUE_PREFIX,
           storage: new DirectoryFileStorage(config.IMPORT_STORAGE_DIR),
+          webhooks: WebhooksModule.forWorker(config),
           sweeper: { intervalMs: config.IMPORT_SWEEP_INTERVAL_MS, idleMs: config.IMPORT_STAGE_IDLE_MS },
           retentionMs: config.IMPORT_RETENTION_DAYS * DAY_MS,
           concurrency: config.IMPORT_WORKER_CONCURRENCY,

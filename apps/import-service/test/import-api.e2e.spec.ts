@@ -446,6 +446,10 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       '/list',
       '/processes/{processId}/events',
       '/processes/{processId}/report',
+      '/webhooks',
+      '/webhooks/{endpointId}',
+      '/webhooks/{endpointId}/attempts',
+      '/webhooks/{endpointId}/secret',
     ]);
     expect(document.paths['/import'].post.operationId).toBe('startImport');
     expect(document.paths['/list'].get.operationId).toBe('listImports');

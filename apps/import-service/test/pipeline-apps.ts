@@ -26,6 +26,8 @@ export interface PipelineApps {
   worker: INestApplication;
   /** A connection of the test's own to the database. */
   db: Client;
+  /** The variables both were started with (for a worker process of a test's own). */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function startPipelineApps(env: Record<string, string> = {}): Promi
     api,
     worker,
     db,
+    env: variables,
     async close() {
       await db.end();
       await worker.close();

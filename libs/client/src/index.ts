@@ -31,6 +31,7 @@ export {
   type WaitOptions,
 } from './import-client.js';
 export { type EventsOptions, type ImportEvent, type ImportProcessEvent } from './import-events.js';
+export { type ImportWebhookEvent, verifyImportWebhook } from './webhook-verifier.js';
 export type * as BrokerApi from './generated/broker-api.js';
 export type * as CalcApi from './generated/calc-api.js';
 export type * as EmployeeApi from './generated/employee-api.js';

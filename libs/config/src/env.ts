@@ -53,6 +53,12 @@ export const env = {
       )
       .transform((value) => Buffer.from(value, 'base64')),
   text: (fallback: string) => z.string().min(1, 'must not be empty').default(fallback),
+  /** `true` or `false`. */
+  flag: (fallback: boolean) =>
+    z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .default(fallback ? 'true' : 'false')
+      .transform((value) => value === 'true'),
   optionalText: () => z.string().min(1, 'must not be empty').optional(),
   requiredText: () => z.string({ error: 'is required' }).min(1, 'is required'),
   httpUrl: () =>

@@ -105,3 +105,34 @@ export interface ImportDryRunStarted {
   process_id: string;
   dry_run: true;
 }
+
+/** Beyond the spec: a webhook endpoint as its owner reads it (never with its secret). */
+export interface WebhookEndpointView {
+  id: string;
+  url: string;
+  event_types: ('import.status_changed' | 'import.processed' | 'import.failed')[];
+  /** Epoch seconds. */
+  created_at: number;
+  /** Since when its deliveries keep failing (epoch seconds), or null. */
+  failing_since: number | null;
+  /** Set once deliveries failed for 3 days: when and why; nothing is sent to it any more. */
+  disabled: { at: number; reason: string } | null;
+}
+
+/** Beyond the spec: the answer of POST /api/v1/webhooks and of a secret rotation: the only time the secret is shown. */
+export interface WebhookEndpointCreated extends WebhookEndpointView {
+  /** The signing secret, `whsec_` and base64 (Standard Webhooks). */
+  secret: string;
+}
+
+/** Beyond the spec: one delivery attempt in an endpoint's log (the last 100 are kept). */
+export interface WebhookAttemptView {
+  delivery_id: string;
+  event_type: string;
+  /** Epoch milliseconds. */
+  attempted_at: number;
+  /** The receiver's HTTP status, or null when none came (refused address, timeout, connection error). */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsIn,
   IsInt,
@@ -55,4 +56,22 @@ export class StartImportQuery {
   @IsOptional()
   @IsIn(['true', 'false'])
   dry_run?: 'true' | 'false';
+}
+
+/** Beyond the spec: the event types a webhook endpoint may ask for. */
+export const WEBHOOK_EVENT_TYPES = ['import.status_changed', 'import.processed', 'import.failed'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Beyond the spec: the body of POST /api/v1/webhooks. */
+export class CreateWebhookEndpoint {
+  /** Where deliveries go: https (outside development), a public host unless allowed by WEBHOOK_ALLOWED_HOSTS. */
+  @IsString()
+  @MaxLength(2000)
+  url!: string;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  event_types!: WebhookEventType[];
 }

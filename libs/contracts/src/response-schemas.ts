@@ -1086,5 +1086,153 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "Waehrung"
     ],
     "additionalProperties": false
+  },
+  "WebhookAttemptView": {
+    "type": "object",
+    "properties": {
+      "delivery_id": {
+        "type": "string"
+      },
+      "event_type": {
+        "type": "string"
+      },
+      "attempted_at": {
+        "type": "number"
+      },
+      "status_code": {
+        "type": "number",
+        "nullable": true
+      },
+      "error": {
+        "type": "string",
+        "nullable": true
+      },
+      "duration_ms": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "delivery_id",
+      "event_type",
+      "attempted_at",
+      "status_code",
+      "error",
+      "duration_ms"
+    ],
+    "additionalProperties": false
+  },
+  "WebhookEndpointCreated": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "url": {
+        "type": "string"
+      },
+      "event_types": {
+        "type": "array",
+        "items": {
+          "type": "string",
+          "enum": [
+            "import.status_changed",
+            "import.processed",
+            "import.failed"
+          ]
+        }
+      },
+      "created_at": {
+        "type": "number"
+      },
+      "failing_since": {
+        "type": "number",
+        "nullable": true
+      },
+      "disabled": {
+        "type": "object",
+        "properties": {
+          "at": {
+            "type": "number"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "at",
+          "reason"
+        ],
+        "additionalProperties": false,
+        "nullable": true
+      },
+      "secret": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "created_at",
+      "disabled",
+      "event_types",
+      "failing_since",
+      "id",
+      "secret",
+      "url"
+    ],
+    "additionalProperties": false
+  },
+  "WebhookEndpointView": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "url": {
+        "type": "string"
+      },
+      "event_types": {
+        "type": "array",
+        "items": {
+          "type": "string",
+          "enum": [
+            "import.status_changed",
+            "import.processed",
+            "import.failed"
+          ]
+        }
+      },
+      "created_at": {
+        "type": "number"
+      },
+      "failing_since": {
+        "type": "number",
+        "nullable": true
+      },
+      "disabled": {
+        "type": "object",
+        "properties": {
+          "at": {
+            "type": "number"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "at",
+          "reason"
+        ],
+        "additionalProperties": false,
+        "nullable": true
+      }
+    },
+    "required": [
+      "id",
+      "url",
+      "event_types",
+      "created_at",
+      "failing_since",
+      "disabled"
+    ],
+    "additionalProperties": false
   }
 };

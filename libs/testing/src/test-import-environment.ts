@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,7 @@ export async function createImportTestEnvironment(): Promise<ImportTestEnvironme
       IMPORT_OAUTH_AUDIENCE: TEST_OAUTH_AUDIENCE,
       IMPORT_OAUTH_JWKS_URL: authServer.jwksUrl,
       IMPORT_STORAGE_DIR: storageDir,
+      IMPORT_WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     },
     authServer,
     storageDir,

@@ -6,6 +6,7 @@ import type { LocalServices } from '@broker/local-services';
 /** Development values with no safe default, generated once per checkout into `<stateDir>/dev-secrets.json`. */
 interface DevelopmentSecrets {
   API_KEY_ENCRYPTION_KEY: string;
+  IMPORT_WEBHOOK_ENCRYPTION_KEY: string;
   /** Verifies import-service tokens in development; `pnpm token:dev` signs with the private half. */
   IMPORT_OAUTH_PUBLIC_KEY: string;
   devTokenPrivateKey: string;
@@ -33,6 +34,9 @@ function generateKeyPair(): Pick<DevelopmentSecrets, 'IMPORT_OAUTH_PUBLIC_KEY' |
 function missingSecrets(stored: Partial<DevelopmentSecrets>): Partial<DevelopmentSecrets> {
   return {
     ...(stored.API_KEY_ENCRYPTION_KEY ? {} : { API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') }),
+    ...(stored.IMPORT_WEBHOOK_ENCRYPTION_KEY
+      ? {}
+      : { IMPORT_WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') }),
     ...(stored.IMPORT_OAUTH_PUBLIC_KEY && stored.devTokenPrivateKey ? {} : generateKeyPair()),
     ...(stored.CALC_JWT_PRIVATE_KEY ? {} : { CALC_JWT_PRIVATE_KEY: rsaPrivateKeyPem() }),
   };
@@ -58,6 +62,7 @@ export function developmentDefaults(stateDir: string): Record<string, string> {
   const secrets = developmentSecrets(stateDir);
   return {
     API_KEY_ENCRYPTION_KEY: secrets.API_KEY_ENCRYPTION_KEY,
+    IMPORT_WEBHOOK_ENCRYPTION_KEY: secrets.IMPORT_WEBHOOK_ENCRYPTION_KEY,
     CALC_JWT_PRIVATE_KEY: secrets.CALC_JWT_PRIVATE_KEY,
     IMPORT_OAUTH_PUBLIC_KEY: secrets.IMPORT_OAUTH_PUBLIC_KEY,
     IMPORT_OAUTH_ISSUER: DEV_OAUTH_ISSUER,

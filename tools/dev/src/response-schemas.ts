@@ -33,6 +33,9 @@ export const RESPONSE_TYPES = [
   'Meldungen',
   'UntervermittlerView',
   'VertragView',
+  'WebhookAttemptView',
+  'WebhookEndpointCreated',
+  'WebhookEndpointView',
 ] as const;
 
 const root = findWorkspaceRoot(__dirname);

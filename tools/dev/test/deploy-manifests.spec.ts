@@ -110,6 +110,7 @@ interface ComposeService {
 const OPERATOR_VALUES: Record<string, string> = {
   POSTGRES_PASSWORD: randomBytes(24).toString('hex'),
   API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  IMPORT_WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   CALC_JWT_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----...',
   IMPORT_OAUTH_ISSUER: 'https://login.example.com/',
   IMPORT_OAUTH_AUDIENCE: 'broker-platform-import',
@@ -334,6 +335,7 @@ describe('deploy/k8s', () => {
       DATABASE_URL: 'postgres://broker@db.example.com:5432/broker_platform',
       REDIS_URL: 'redis://cache.example.com:6379',
       API_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      IMPORT_WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       CALC_JWT_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----...',
       SMTP_URL: 'smtp://relay.example.com:587',
     };

@@ -32,6 +32,7 @@ describe('pnpm dev:env (one process alone, as the README shows)', () => {
     const env = evaluatedEnvironment();
     for (const name of [
       'API_KEY_ENCRYPTION_KEY',
+      'IMPORT_WEBHOOK_ENCRYPTION_KEY',
       'CALC_JWT_PRIVATE_KEY',
       'IMPORT_OAUTH_PUBLIC_KEY',
       'IMPORT_STORAGE_DIR',

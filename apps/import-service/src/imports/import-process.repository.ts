@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ImportFileType, ImportStatus } from '@broker/contracts';
 import { visibleBrokersCte } from '@broker/inventory';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { BrokerRef, CompanyRef } from './broker-directory.js';
 
 export interface NewImportProcess {
@@ -72,7 +73,10 @@ class KeyAlreadyUsed extends Error {
 
 @Injectable()
 export class ImportProcessRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly outbox: WebhookOutbox,
+  ) {}
 
   /**
    * The process, its companies, its first status entry and its Idempotency-Key (when given), in one transaction.
@@ -155,6 +159,7 @@ export class ImportProcessRepository {
     await tx.query(`INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'uploaded')`, [
       id,
     ]);
+    await this.outbox.add(tx, id, 'uploaded');
     return id;
   }
 

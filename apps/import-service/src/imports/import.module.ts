@@ -10,6 +10,9 @@ import { DryRunModule } from '../pipeline/dry-run.js';
 import { PipelineQueueModule } from '../pipeline/pipeline.module.js';
 import { DirectoryFileStorage, FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { StreamingUploadStorage } from '../storage/upload-storage-engine.js';
+import { WebhooksController } from '../webhooks/webhooks.controller.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { BrokerDirectory } from './broker-directory.js';
 import { ImportController } from './import.controller.js';
 import { ImportProcessRepository } from './import-process.repository.js';
@@ -36,12 +39,13 @@ export class ImportModule {
         }),
         ImportEventsModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.IMPORT_QUEUE_PREFIX }),
         DryRunModule.forRoot(storage),
+        WebhooksModule.forApi(config),
         MulterModule.register({
           storage: new StreamingUploadStorage(storage),
           limits: { ...FORM_LIMITS, fileSize: config.IMPORT_MAX_UPLOAD_BYTES },
         }),
       ],
-      controllers: [ImportController, ProcessEventsController],
+      controllers: [ImportController, ProcessEventsController, WebhooksController],
       providers: [
         { provide: FILE_STORAGE, useValue: storage },
         {
@@ -53,6 +57,7 @@ export class ImportModule {
           },
         },
         ProcessEventStreams,
+        WebhooksService,
         {
           provide: DRY_RUN_SETTINGS,
           useValue: {

@@ -176,7 +176,7 @@ export class ImportService {
     try {
       const outcome = await this.dryRunner.run(
         async (tx) => ({
-          id: await this.processes.insert(tx, process),
+          id: await this.processes.insert(tx, { ...process, dryRun: true }),
           status: 'uploaded',
           fileType: process.fileType,
           fileSize: process.fileSize,

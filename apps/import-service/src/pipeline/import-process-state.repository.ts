@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ImportFileType, ImportPipelineStatus, ImportStatus } from '@broker/contracts';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { StagingRepository } from './staging.repository.js';
 
 export interface ImportProcessRecord {
@@ -22,6 +23,7 @@ export class ImportProcessStateRepository {
   constructor(
     private readonly db: DataSource,
     private readonly staging: StagingRepository,
+    private readonly outbox: WebhookOutbox,
   ) {}
 
   async find(processId: string): Promise<ImportProcessRecord | undefined> {
@@ -52,6 +54,7 @@ export class ImportProcessStateRepository {
         processId,
         to,
       ]);
+      await this.outbox.add(tx, processId, to);
       return true;
     });
   }
@@ -76,6 +79,7 @@ export class ImportProcessStateRepository {
           `INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'failed')`,
           [processId],
         );
+        await this.outbox.add(tx, processId, 'failed');
         await this.staging.release(tx, processId);
       }
     });

@@ -55,6 +55,8 @@ export class PipelineQueueModule {
 export class PipelineWorkerModule {
   static forRoot(
     settings: PipelineSettings & {
+      /** The webhook outbox the status changes write to, and its delivery (WebhooksModule.forWorker). */
+      webhooks: DynamicModule;
       sweeper: SweeperSettings;
       retentionMs: number;
       concurrency: number;
@@ -72,6 +74,7 @@ export class PipelineWorkerModule {
         ...queueModules(settings),
         ImportEventsModule.forRoot({ redisUrl: settings.redisUrl, prefix: settings.queuePrefix }),
         DryRunModule.forRoot(settings.storage),
+        settings.webhooks,
       ],
       providers: [
         { provide: FILE_STORAGE, useValue: settings.storage },

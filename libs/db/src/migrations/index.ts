@@ -15,6 +15,7 @@ import { CustomerSearchTenantLock1763700000014 } from './1763700000014-customer-
 import { UploadIdempotency1763700000015 } from './1763700000015-upload-idempotency.js';
 import { CustomerPassword1763700000016 } from './1763700000016-customer-password.js';
 import { ImportDryRun1763700000017 } from './1763700000017-import-dry-run.js';
+import { ImportWebhooks1763700000018 } from './1763700000018-import-webhooks.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -35,4 +36,5 @@ export const allMigrations = [
   UploadIdempotency1763700000015,
   CustomerPassword1763700000016,
   ImportDryRun1763700000017,
+  ImportWebhooks1763700000018,
 ];

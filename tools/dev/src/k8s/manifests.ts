@@ -27,6 +27,7 @@ export const SECRET_KEYS = [
   'DATABASE_URL',
   'REDIS_URL',
   'API_KEY_ENCRYPTION_KEY',
+  'IMPORT_WEBHOOK_ENCRYPTION_KEY',
   'CALC_JWT_PRIVATE_KEY',
   'SMTP_URL',
 ] as const;
@@ -247,7 +248,7 @@ function importService(image: string): KubernetesObject[] {
   const name = 'import-service';
   const pod = appPod(name, {
     image,
-    secrets: ['DATABASE_URL', 'REDIS_URL'],
+    secrets: ['DATABASE_URL', 'REDIS_URL', 'IMPORT_WEBHOOK_ENCRYPTION_KEY'],
     resources: resources(['250m', '1'], ['256Mi', '512Mi']),
     drainSeconds: 300,
     servesTraffic: true,
@@ -266,7 +267,7 @@ function importWorker(image: string): KubernetesObject[] {
   const pod = appPod(name, {
     image,
     command: ['node', 'dist/worker.js'],
-    secrets: ['DATABASE_URL', 'REDIS_URL'],
+    secrets: ['DATABASE_URL', 'REDIS_URL', 'IMPORT_WEBHOOK_ENCRYPTION_KEY'],
     resources: resources(['500m', '2'], ['512Mi', '1Gi']),
     drainSeconds: 110,
     servesTraffic: false,
