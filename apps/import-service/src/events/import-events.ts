@@ -83,14 +83,18 @@ export class ImportEvents implements OnApplicationShutdown {
     }
   }
 
-  /** Calls `listener` with the process's messages until the returned function is called. */
-  async listen(processId: string, listener: Listener): Promise<() => void> {
+  /**
+   * Calls `listener` with the process's messages until the returned function is called. Does not wait for the
+   * subscription: while Redis is away a stream goes on with its history reads, and the subscription follows once
+   * Redis is back.
+   */
+  listen(processId: string, listener: Listener): () => void {
     const channel = this.channel(processId);
     let listeners = this.listeners.get(channel);
     if (!listeners) {
       listeners = new Set();
       this.listeners.set(channel, listeners);
-      await this.subscriberConnection()
+      void this.subscriberConnection()
         .subscribe(channel)
         .catch((error: unknown) => this.logFault(error));
     }

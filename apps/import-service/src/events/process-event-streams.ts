@@ -53,7 +53,7 @@ export class ProcessEventStreams implements OnApplicationShutdown {
       },
       position,
     );
-    const stopListening = await this.events.listen(processId, (message) => stream.onMessage(message));
+    const stopListening = this.events.listen(processId, (message) => stream.onMessage(message));
     const timers = [
       setInterval(() => stream.heartbeat(), this.settings.heartbeatMs),
       setInterval(() => void stream.poll(), this.settings.pollMs),
