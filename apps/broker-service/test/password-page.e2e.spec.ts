@@ -137,6 +137,9 @@ describe('password page behind the link of addKunde (HTTP, no browser)', () => {
     ['a common password', 'passwort123', 'zu leicht zu erraten'],
     ['a keyboard row', 'qwertzuiopü', 'zu leicht zu erraten'],
     ['a name and a year', 'Michael1985!', 'zu leicht zu erraten'],
+    ['a common word, a year and a sign', 'Passwort2024!', 'zu leicht zu erraten'],
+    ["the customer's first name and a year", 'Wilma2024!!!', 'zu leicht zu erraten'],
+    ["a word of the broker's name", 'Muster2024!', 'zu leicht zu erraten'],
     ['a long repetition', 'ab'.repeat(60), 'zu leicht zu erraten'],
     ["the page's own example", 'Fahrrad Nebel Tasse Ufer', 'zu leicht zu erraten'],
     ['the user name in it', 'Zugang {user} Herbstlaub', 'Benutzernamen nicht enthalten'],
@@ -258,6 +261,20 @@ describe('password page behind the link of addKunde (HTTP, no browser)', () => {
     expect(refused.text).toContain('Zu viele Anfragen');
     await client.post({ token, password: GOOD_PASSWORD, repeat: GOOD_PASSWORD }).expect(429);
     await newClient().get(`${PAGE}?token=${token}`).expect(200);
+  });
+
+  it('answers other methods and paths under the page with its HTML 404 page', async () => {
+    const server = request(service.app.getHttpServer() as App);
+    for (const answer of [
+      await server.put(PAGE),
+      await server.delete(PAGE),
+      await server.patch(PAGE),
+      await server.get(`${PAGE}/xyz`),
+      await server.get(`${PAGE}/assets/nothing.css`),
+    ]) {
+      expect(answer.status).toBe(404);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    }
   });
 
   it('answers a body that is not a form with 415, setting nothing', async () => {

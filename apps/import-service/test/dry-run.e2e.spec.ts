@@ -169,6 +169,19 @@ describe('dry runs: POST /api/v1/import?dry_run=true reads and checks a file as 
     expect(comparable(again)).toEqual(comparable(await importFile(file)));
   });
 
+  it('lists many issues in the order of the file, as the import does', async () => {
+    const rows = Array.from({ length: 30 }, (_, index) => `${100 + index};;9999;040;ORD-${index}`);
+    const file = Buffer.from(
+      `kundennummer;nachname;vu_nummer;sparte;vertragsnummer\n99;Gut;9999;040;ORD-OK\n${rows.join('\n')}\n`,
+      'utf8',
+    );
+    const dryRun = await upload(file, 200, { dryRun: true, name: 'kunden.csv' });
+    const lines = dryRun.issues.map((issue) => issue.line ?? 0);
+    expect(lines).toEqual([...lines].sort((a, b) => a - b));
+    expect(dryRun.issue_count).toBeGreaterThanOrEqual(30);
+    expect(comparable(dryRun)).toEqual(comparable(await importFile(file, 'kunden.csv')));
+  });
+
   it('says why an import would fail, with the rejected lines, as the import does', async () => {
     const unreadable = Buffer.from(
       'kundennummer;nachname;vu_nummer;sparte;vertragsnummer\n1;;9999;040;\n',
@@ -223,6 +236,15 @@ describe('dry runs: POST /api/v1/import?dry_run=true reads and checks a file as 
 
     const key = 'dry-run-key-1';
     const imported = await upload(file, 200, { idempotencyKey: key });
+    // A mistyped dry_run with the key is refused, never answered with the import's process.
+    for (const flag of ['TRUE', 'yes'])
+      await request(server())
+        .post(`/api/v1/import?dry_run=${flag}`)
+        .set('Authorization', await authorization())
+        .set('Idempotency-Key', key)
+        .field('companies[0]', '9999')
+        .attach('file', file, 'bestand.gdv')
+        .expect(400);
     const dryRun = await upload(file, 200, { dryRun: true, idempotencyKey: key });
     expect(dryRun).toMatchObject({ dry_run: true, status: 'processed' });
     expect(dryRun).not.toHaveProperty('process_id', imported.process_id);

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IMPORT_PIPELINE_STATUSES, type ImportProcessEvent } from '@broker/contracts';
@@ -24,6 +25,8 @@ const LARGE_FILE = 40_000;
 /** Contracts of the files of the other tests. */
 const SMALL_FILE = 2_000;
 const HEARTBEAT_MS = 300;
+/** Streams per API process in this suite: clients that leave at once must not use them up. */
+const MAX_STREAMS = 20;
 
 interface Received extends ReceivedEvent {
   parsed: ImportProcessEvent;
@@ -34,6 +37,8 @@ describe('import events: Server-Sent Events from the worker through any API proc
   let services: Record<'api' | 'secondApi' | 'worker', RunningProcess>;
   let gateway: RunningGateway | undefined;
   let fileDir: string;
+  /** The events of the first test's process, for ids of another process. */
+  let firstProcessEvents: Received[] = [];
   /** Lines of the file uploaded last. */
   let gdvLines = 0;
 
@@ -42,6 +47,7 @@ describe('import events: Server-Sent Events from the worker through any API proc
       LOG_LEVEL: 'warn',
       IMPORT_EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS),
       IMPORT_EVENTS_POLL_MS: '1000',
+      IMPORT_EVENT_STREAMS_MAX: String(MAX_STREAMS),
     });
     await insertBrokerFixture(String(suite.env.DATABASE_URL));
     services = await startProcesses({
@@ -143,6 +149,11 @@ describe('import events: Server-Sent Events from the worker through any API proc
       status: 'processed',
       progress: { stage: 'processed', done: null, total: null, percent: 100 },
     });
+    // Connecting after the end: the whole history at once, in order (ids 1-14 here: numerically, not as text).
+    const late = await readEvents(eventsUrl(services.api.baseUrl, processId));
+    expect(statusesOf(late)).toEqual(THROUGH_PROCESSED);
+    expect(late.at(-1)?.event).toBe('end');
+    firstProcessEvents = events;
     const report = await fetch(`${services.api.baseUrl}/api/v1/processes/${processId}/report`, {
       headers: await authorization(),
     });
@@ -168,6 +179,30 @@ describe('import events: Server-Sent Events from the worker through any API proc
     });
     expect(afterEnd.status).toBe(204);
     // A client connecting after the end gets the whole history and the end at once.
+    expect(statusesOf(await readEvents(eventsUrl(services.api.baseUrl, processId)))).toEqual(
+      THROUGH_PROCESSED,
+    );
+    // Ids of another process name nothing here: the stream starts from the beginning.
+    for (const foreign of [firstProcessEvents[3].id!, firstProcessEvents.at(-1)!.id!]) {
+      const url = eventsUrl(services.api.baseUrl, processId);
+      expect(statusesOf(await readEvents(url, { 'Last-Event-ID': foreign }))).toEqual(THROUGH_PROCESSED);
+    }
+  }, 120_000);
+
+  it('frees a stream whose client left before it was answered', async () => {
+    const processId = await upload(services.api.baseUrl, 'E');
+    const { port } = new URL(services.api.baseUrl);
+    const { Authorization } = await authorization();
+    for (let client = 0; client < MAX_STREAMS * 3; client++) {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(
+        `GET /api/v1/processes/${processId}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${Authorization}\r\n\r\n`,
+      );
+      socket.destroy();
+    }
+    // Had each left a stream behind, the process would refuse every new one (503).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(statusesOf(await readEvents(eventsUrl(services.api.baseUrl, processId)))).toEqual(
       THROUGH_PROCESSED,
     );

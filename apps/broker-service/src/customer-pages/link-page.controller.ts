@@ -1,4 +1,5 @@
-import { Body, Get, Param, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import { All, Body, Get, Param, Post, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import { DomainError } from '@broker/errors';
 import type { Request, Response } from 'express';
 import { BodyMediaTypes, ClientAddresses } from '@broker/platform';
 import { LinkFormCsrf } from './csrf.js';
@@ -89,6 +90,12 @@ export abstract class LinkPageController<Fields extends object, Outcome extends 
   @Get('assets/:file')
   asset(@Param('file') file: string, @Res() response: Response): void {
     sendAsset(response, this.assets.file(file));
+  }
+
+  /** Any other method or path under the page: the page's own 404 (HTML), not the service's JSON one. */
+  @All(['', '*rest'])
+  unknown(): never {
+    throw DomainError.notFound('No such page');
   }
 
   private send(response: Response, tenant: string, outcome: Outcome, form: LinkForm & Fields): void {

@@ -85,7 +85,7 @@ export class OutboxRepository {
     const rows = await db.query<{ id: string }[]>(
       `SELECT id::text FROM broker.outbox_message
         WHERE status = 'pending' AND updated_at < now() - make_interval(secs => $1 / 1000.0)
-        ORDER BY id LIMIT 500`,
+        ORDER BY outbox_message.id LIMIT 500`,
       [idleMs],
     );
     return rows.map((row) => row.id);

@@ -6,8 +6,12 @@ import type { FormProblem } from '../customer-pages/page-shell.js';
 /** Lengths in characters (Unicode code points, after NFC normalisation). */
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 128;
-/** zxcvbn's score from 0 to 4; 3 means "safely unguessable: moderate protection from offline attacks". */
-export const PASSWORD_MIN_SCORE = 3;
+/**
+ * zxcvbn's score from 0 to 4; 4 means "very unguessable: strong protection from offline attacks" (more than 10^10
+ * guesses). 3 let a word, a year and a sign through (`Passwort2024!`: German words are in its dictionary, not in its
+ * list of common passwords).
+ */
+export const PASSWORD_MIN_SCORE = 4;
 
 /** The page's example of a good password: taken as is, it is the easiest of all to guess. */
 export const PASSWORD_EXAMPLE = 'Fahrrad Nebel Tasse Ufer';
@@ -33,9 +37,9 @@ function strengthEstimator(): ZxcvbnFactory {
 
 /**
  * The rules of a customer's password (NIST SP 800-63B style: length and a strength estimate, no composition rules):
- * 10 to 128 characters, typed the same twice, not containing the user name, and hard to guess by zxcvbn's estimate
- * (score 3 of 4), counting common German and English words, names, keyboard rows, dates and the customer's and
- * broker's names as easy.
+ * 10 to 128 characters, typed the same twice, not containing the user name, and very hard to guess by zxcvbn's
+ * estimate (score 4 of 4), counting common passwords, German and English words, names, keyboard rows, dates and the
+ * customer's and broker's names (each of their words) as easy.
  * Returns the normalised password, or what is wrong with it in the customer's language.
  */
 export function checkPassword(

@@ -55,7 +55,10 @@ export class PasswordService {
     ];
     const checked = checkPassword(form.password, form.repeat, {
       userName: customer.userName,
-      personalWords: names.filter((name) => name !== null),
+      // Each word of them too: "Muster" of "Muster Makler GmbH".
+      personalWords: names
+        .filter((name) => name !== null)
+        .flatMap((name) => [name, ...name.split(/[\s.@_-]+/)]),
     });
     if ('problems' in checked) return { state: 'invalid', link: opened.link, problems: checked.problems };
     const passwordHash = await hash(checked.password, { algorithm: ARGON2ID });

@@ -62,12 +62,10 @@ export class ProcessEventStream {
     private readonly response: Response,
     private readonly sources: EventStreamSources,
     start: StreamPosition,
+    /** Told once when the stream closes, by itself or by `close`. */
+    private readonly onClosed: () => void = () => undefined,
   ) {
     this.position = { ...start };
-  }
-
-  get isClosed(): boolean {
-    return this.closed;
   }
 
   /**
@@ -107,6 +105,7 @@ export class ProcessEventStream {
     if (this.closed) return;
     this.closed = true;
     this.response.end();
+    this.onClosed();
   }
 
   private readStatusChanges(): Promise<void> {
@@ -121,6 +120,9 @@ export class ProcessEventStream {
   private async sendStatusChanges(): Promise<void> {
     if (this.closed) return;
     const changes = await this.sources.statusChangesAfter(this.lastRead);
+    // A position that is no status change of this process (another process's id) starts from the beginning.
+    if (this.lastRead === '0' && !changes.some((change) => change.id === this.position.changeId))
+      this.position = { changeId: '0', recordsAt: 0, ended: false };
     for (const change of changes) {
       this.lastRead = change.id;
       this.setStatus(change.status);

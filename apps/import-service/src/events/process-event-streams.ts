@@ -44,6 +44,7 @@ export class ProcessEventStreams implements OnApplicationShutdown {
       // nginx (the gateway) passes the events on as they come instead of buffering the answer.
       'X-Accel-Buffering': 'no',
     });
+    let finish = () => undefined as void;
     const stream = new ProcessEventStream(
       processId,
       response,
@@ -52,28 +53,33 @@ export class ProcessEventStreams implements OnApplicationShutdown {
         lastRecords: () => this.events.lastRecords(processId),
       },
       position,
+      () => finish(),
     );
     const stopListening = this.events.listen(processId, (message) => stream.onMessage(message));
     const timers = [
       setInterval(() => stream.heartbeat(), this.settings.heartbeatMs),
       setInterval(() => void stream.poll(), this.settings.pollMs),
     ];
-    const finish = () => {
+    finish = () => {
       timers.forEach(clearInterval);
       stopListening();
       this.open.delete(stream);
       stream.close();
     };
     this.open.add(stream);
-    response.on('close', finish);
-    request.on('close', finish);
+    response.once('close', finish);
+    request.once('close', finish);
+    // The client may have left while the request was authorised and checked: its 'close' came before these.
+    if (request.socket.destroyed || response.destroyed) {
+      finish();
+      return;
+    }
     try {
       await stream.open();
     } catch (error) {
       finish();
       throw error;
     }
-    if (stream.isClosed) finish();
   }
 
   onApplicationShutdown(): void {

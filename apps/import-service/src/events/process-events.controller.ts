@@ -61,10 +61,15 @@ export class ProcessEventsController {
     const caller = await this.imports.callerBroker(principalOf(request));
     if (!(await this.processes.isVisible(caller, processId)))
       throw DomainError.notFound(`No import process ${processId}`);
-    const position = streamPosition(lastEventId);
+    let position = streamPosition(lastEventId);
     if (position.ended) {
-      response.status(204).end();
-      return;
+      // The end of this process was received: nothing more comes. An id of another process starts over.
+      const history = await this.processes.statusChangesAfter(processId, '0');
+      if (history.some((change) => change.id === position.changeId)) {
+        response.status(204).end();
+        return;
+      }
+      position = streamPosition(undefined);
     }
     await this.streams.stream(processId, position, request, response);
   }

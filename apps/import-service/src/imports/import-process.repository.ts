@@ -218,7 +218,7 @@ export class ImportProcessRepository {
   statusChangesAfter(processId: string, afterId: string): Promise<StatusChange[]> {
     return this.db.query<StatusChange[]>(
       `SELECT id::text, status FROM "import".import_status_change
-        WHERE process_id = $1 AND id > $2 ORDER BY id`,
+        WHERE process_id = $1 AND id > $2 ORDER BY import_status_change.id`,
       [processId, afterId],
     );
   }

@@ -51,8 +51,9 @@ export class UploadAdmissionInterceptor implements NestInterceptor {
 
   private async earlierProcess(request: Request): Promise<string | undefined> {
     const key = idempotencyKeyOf(request);
-    // A dry run writes nothing to repeat; its key is not an import's.
-    if (key && request.query.dry_run !== 'true') {
+    // A dry run writes nothing to repeat, so its key is not an import's; a malformed dry_run is refused later (400).
+    const dryRun = request.query.dry_run;
+    if (key && (dryRun === undefined || dryRun === 'false')) {
       const processId = await this.imports.processOfIdempotencyKey(principalOf(request), key);
       if (processId) return processId;
     }

@@ -152,7 +152,7 @@ export class DryRunner {
   private issuesAfter(tx: EntityManager, processId: string, afterId: string, limit: number) {
     return tx.query<(DryRunIssue & { id: string })[]>(
       `SELECT id::text, stage, severity, line, message FROM "import".import_issue
-        WHERE process_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+        WHERE process_id = $1 AND id > $2 ORDER BY import_issue.id LIMIT $3`,
       [processId, afterId, limit],
     );
   }

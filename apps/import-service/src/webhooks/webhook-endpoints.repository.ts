@@ -33,32 +33,40 @@ export const PREVIOUS_SECRET_HOURS = 24;
 export class WebhookEndpointsRepository {
   constructor(private readonly db: DataSource) {}
 
-  async count(owner: BrokerRef): Promise<number> {
-    const [row] = await this.db.query<{ count: number }[]>(
-      'SELECT count(*)::int AS count FROM "import".webhook_endpoint WHERE tenant_id = $1 AND broker_id = $2',
-      [owner.tenantId, owner.brokerId],
-    );
-    return row.count;
-  }
-
+  /**
+   * Registers the endpoint unless the owner has `limit` already (undefined then): counted and inserted under a lock
+   * of the owner's, so that concurrent registrations cannot pass the limit together.
+   */
   async create(
     owner: BrokerRef,
     createdBy: string,
     endpoint: { url: string; eventTypes: WebhookEventType[]; secretCiphertext: string },
-  ): Promise<WebhookEndpointRow> {
-    const [row] = await this.db.query<WebhookEndpointRow[]>(
-      `INSERT INTO "import".webhook_endpoint (tenant_id, broker_id, created_by, url, event_types, secret_ciphertext)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ENDPOINT_COLUMNS}`,
-      [
-        owner.tenantId,
-        owner.brokerId,
-        createdBy,
-        endpoint.url,
-        endpoint.eventTypes,
-        endpoint.secretCiphertext,
-      ],
-    );
-    return row;
+    limit: number,
+  ): Promise<WebhookEndpointRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(
+        `SELECT pg_advisory_xact_lock(hashtextextended('webhook-endpoints:' || $1 || ':' || $2, 0))`,
+        [owner.tenantId, owner.brokerId],
+      );
+      const [{ count }] = await tx.query<{ count: number }[]>(
+        'SELECT count(*)::int AS count FROM "import".webhook_endpoint WHERE tenant_id = $1 AND broker_id = $2',
+        [owner.tenantId, owner.brokerId],
+      );
+      if (count >= limit) return undefined;
+      const [row] = await tx.query<WebhookEndpointRow[]>(
+        `INSERT INTO "import".webhook_endpoint (tenant_id, broker_id, created_by, url, event_types, secret_ciphertext)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ENDPOINT_COLUMNS}`,
+        [
+          owner.tenantId,
+          owner.brokerId,
+          createdBy,
+          endpoint.url,
+          endpoint.eventTypes,
+          endpoint.secretCiphertext,
+        ],
+      );
+      return row;
+    });
   }
 
   list(owner: BrokerRef): Promise<WebhookEndpointRow[]> {

@@ -14,6 +14,7 @@ describe('webhook URLs', () => {
       'https://example.com/#x',
       'not a url',
       `https://example.com/${'x'.repeat(2000)}`,
+      `https://example.com/${'ä'.repeat(400)}`,
     ])
       expect(() => parseWebhookUrl(url, HTTPS_ONLY)).toThrow();
     expect(parseWebhookUrl('http://hooks.example.com/', { ...HTTPS_ONLY, allowHttp: true }).protocol).toBe(
@@ -34,6 +35,9 @@ describe('webhook URLs', () => {
     '[fc00::1]',
     '[fe80::1]',
     '[::ffff:127.0.0.1]',
+    '[::127.0.0.1]',
+    '[::10.0.0.1]',
+    '[::169.254.169.254]',
     '224.0.0.1',
   ])('refuses %s at delivery unless allowed', async (host) => {
     await expect(deliveryAddress(new URL(`https://${host}/hook`), HTTPS_ONLY)).rejects.toThrow(

@@ -32,6 +32,9 @@ export function parseWebhookUrl(value: string, policy: WebhookUrlPolicy): URL {
   if (!protocols.includes(url.protocol)) throw DomainError.validation(['url must use https']);
   if (url.username || url.password) throw DomainError.validation(['url must not carry credentials']);
   if (url.hash) throw DomainError.validation(['url must not have a fragment']);
+  // As stored and sent: percent-encoding may make it longer than it was typed.
+  if (url.toString().length > WEBHOOK_URL_MAX_LENGTH)
+    throw DomainError.validation([`url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters once encoded`]);
   return url;
 }
 
@@ -64,7 +67,10 @@ export async function deliveryAddress(
 
 function isPublic(address: string): boolean {
   const parsed = ipaddr.process(address);
-  return parsed.range() === 'unicast';
+  // ::a.b.c.d (IPv4-compatible, deprecated) names an IPv4 address, which ipaddr.js would call public.
+  const ipv4Compatible =
+    parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0);
+  return parsed.range() === 'unicast' && !ipv4Compatible;
 }
 
 function inAllowedRange(address: string, allowed: string[]): boolean {

@@ -48,17 +48,22 @@ export class WebhooksService {
       if (error instanceof WebhookUrlRefused) throw DomainError.validation([`url: ${error.message}`]);
       throw error;
     });
-    if ((await this.endpoints.count(owner)) >= MAX_ENDPOINTS_PER_BROKER)
+    const secret = newWebhookSecret();
+    const row = await this.endpoints.create(
+      owner,
+      `${principal.kind}:${principal.subject}`,
+      {
+        url: url.toString(),
+        eventTypes: [...new Set(body.event_types)],
+        secretCiphertext: this.cipher.encrypt(secret),
+      },
+      MAX_ENDPOINTS_PER_BROKER,
+    );
+    if (!row)
       throw new DomainError(
         ErrorCode.ValidationFailed,
         `A broker may register at most ${MAX_ENDPOINTS_PER_BROKER} endpoints`,
       );
-    const secret = newWebhookSecret();
-    const row = await this.endpoints.create(owner, `${principal.kind}:${principal.subject}`, {
-      url: url.toString(),
-      eventTypes: [...new Set(body.event_types)],
-      secretCiphertext: this.cipher.encrypt(secret),
-    });
     return { ...view(row), secret };
   }
 
