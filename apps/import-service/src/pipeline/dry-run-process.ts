@@ -32,19 +32,17 @@ export class DryRunProcess {
   async run(process: ImportProcessRecord): Promise<boolean> {
     let status = process.status as ImportPipelineStatus;
     const reach = async (target: ImportPipelineStatus) => {
-      for (let next = statusAfter(status); next && !before(target, status) && status !== target;) {
+      while (before(status, target)) {
+        const next = statusAfter(status)!;
         await this.processes.advance(process.id, status, next);
         await this.events.statusChanged(process.id);
         status = next;
-        next = statusAfter(status);
       }
     };
-    let running = true;
     const outcome = await this.runner
       .run(
         async (tx) => {
-          running = await this.claim(tx, process.id);
-          if (!running) throw new AlreadyRunning();
+          if (!(await this.claim(tx, process.id))) throw new AlreadyRunning();
           // Outside the run's transaction, like the issues it keeps: those of a run that died before it go.
           await this.db.query('DELETE FROM "import".import_issue WHERE process_id = $1', [process.id]);
           await reach('received');
