@@ -37,19 +37,33 @@ interface RunResult {
 
 /**
  * The baseline: the rows the import wrote (customers, addresses, contacts, contracts), exported and loaded
- * with plain COPY into tables of the same shape and indexes. Returns the seconds the loads took.
+ * with plain COPY into tables of the same shape and indexes. Loaded COPY_BASELINE_RUNS times; returns the median
+ * of the seconds the loads took (single loads of the same rows varied by a third on the development machine).
  */
 async function copyBaseline(db: Client): Promise<number> {
+  const exported = new Map<string, Buffer[]>();
+  for (const table of INVENTORY_TABLES) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of db.query(copyTo(`COPY broker.${table} TO STDOUT`)))
+      chunks.push(chunk as Buffer);
+    exported.set(table, chunks);
+  }
+  const runs: number[] = [];
+  for (let run = 0; run < COPY_BASELINE_RUNS; run++) runs.push(await loadByCopy(db, exported));
+  return runs.sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+}
+
+const COPY_BASELINE_RUNS = 3;
+
+/** One load of the exported rows into fresh tables; the seconds the COPY statements took. */
+async function loadByCopy(db: Client, exported: Map<string, Buffer[]>): Promise<number> {
   await db.query('DROP SCHEMA IF EXISTS bench_copy CASCADE');
   await db.query('CREATE SCHEMA bench_copy');
   let seconds = 0;
-  for (const table of INVENTORY_TABLES) {
+  for (const [table, chunks] of exported) {
     await db.query(
       `CREATE TABLE bench_copy.${table} (LIKE broker.${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES)`,
     );
-    const chunks: Buffer[] = [];
-    const exported = db.query(copyTo(`COPY broker.${table} TO STDOUT`));
-    for await (const chunk of exported) chunks.push(chunk as Buffer);
     const started = process.hrtime.bigint();
     await pipeline(Readable.from(chunks), db.query(copyFrom(`COPY bench_copy.${table} FROM STDIN`)));
     seconds += Number(process.hrtime.bigint() - started) / 1e9;

@@ -274,6 +274,43 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
     expect(await workRowsOf(id)).toBe(0);
   });
 
+  it('normalises what the records of a customer say together, and stores text with backslashes and tabs as it is', async () => {
+    const csv = Buffer.from(
+      'kundennummer;vorname;nachname;strasse;plz;ort;land;email;telefon;mobil;vu_nummer;sparte;vertragsnummer\n' +
+        '4780;Anna;Back\\slash;;;;;anna@example.com;;0171 555;9999;040;NM-1\n' +
+        '4780;" Anna \t  Lena ";"Back\\slash";" Hauptstraße   5 ";50 667;Köln;de; Anna@Example.COM ;0221  123 45;;9999;040;NM-2\n',
+      'utf8',
+    );
+    const id = await recordWithoutEnqueueing(csv);
+    await statusReaches(id, 'processed');
+    const { rows } = await db.query(
+      `SELECT c.first_name, c.last_name, a.street, a.postal_code, a.city, a.country,
+              (SELECT json_agg(json_build_object('type', k.contact_type, 'value', k.value) ORDER BY k.contact_type)
+                 FROM broker.contact k WHERE k.customer_id = c.id) AS contacts,
+              (SELECT count(*)::int FROM broker.contract k WHERE k.customer_id = c.id) AS contracts
+         FROM broker.customer c LEFT JOIN broker.address a ON a.customer_id = c.id AND a.address_no = 0
+        WHERE c.external_key = 'csv:4780'`,
+    );
+    // The latest record gives the fields, normalised; the contact entries of both, without duplicates.
+    expect(rows).toEqual([
+      {
+        first_name: 'Anna Lena',
+        last_name: 'Back\\slash',
+        street: 'Hauptstraße 5',
+        postal_code: '50667',
+        city: 'Köln',
+        country: 'DE',
+        contacts: [
+          { type: 'email', value: 'anna@example.com' },
+          { type: 'mobil', value: '0171 555' },
+          { type: 'telefon', value: '0221 123 45' },
+        ],
+        contracts: 2,
+      },
+    ]);
+    expect(await unsearchable('csv:4780')).toEqual([]);
+  });
+
   it('answers the report of another broker tree, or of no process, with 404, and a malformed id with 400', async () => {
     const id = await recordWithoutEnqueueing(CSV_FILE);
     expect((await report(id, 'V2000')).status).toBe(404);

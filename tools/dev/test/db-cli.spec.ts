@@ -136,6 +136,80 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
     expect(await query(database.url, findMueller)).toEqual([{ count: 1 }]);
   });
 
+  it('converts the records an import in progress has staged to columns, and back with its down', async () => {
+    const last = allMigrations.at(-1)?.name;
+    expect(last).toBe('ImportStagingTyped1763700000019');
+    await runScript(DB_CLI, ['revert', '1'], env);
+    await query(
+      database.url,
+      `WITH process AS (
+         INSERT INTO "import".import_process
+           (tenant_id, broker_id, requested_by, file_type, status, file_name, file_size, file_sha256, storage_key)
+         SELECT tenant_id, id, 'test', 'GDV', 'imported', 'f.gdv', 1, repeat('0', 64), 'f'
+           FROM broker.broker WHERE broker_number = 'V1000' RETURNING id),
+       customer AS (
+         INSERT INTO "import".staged_customer (process_id, seq, customer_key, line, data)
+         SELECT id, 0, 'k1', 4, '{"key":"k1","personType":"natuerlich","salutation":"frau","title":null,
+           "firstName":"Jana","lastName":"Groß","companyName":null,"birthDate":"1980-02-29",
+           "address":{"street":"Weg 1","postalCode":"01067","city":"Dresden","country":"DE"},
+           "contacts":[{"type":"email","value":"j@example.com","context":null}],"line":4}' FROM process)
+       INSERT INTO "import".staged_contract (process_id, seq, customer_key, vu_number, policy_number, line, data)
+       SELECT id, 1, 'k1', '9999', 'P1', 6, '{"customerKey":"k1","vuNumber":"9999","lineOfBusiness":"040",
+         "policyNumber":"P1","status":"aktiv","startDate":"2024-01-01","endDate":null,"mainDueDate":"2026-01-01",
+         "paymentMode":"jaehrlich","netPremiumCents":4000,"grossPremiumCents":4760,"currency":"EUR","line":6}'
+         FROM process`,
+    );
+    const staged = () =>
+      query(
+        database.url,
+        `SELECT to_jsonb(c) - 'process_id' AS customer, to_jsonb(k) - 'process_id' AS contract
+           FROM "import".staged_customer c, "import".staged_contract k`,
+      );
+    const asJson = await staged();
+    expect((await runScript(DB_CLI, ['migrate'], env)).code).toBe(0);
+    expect(await staged()).toEqual([
+      {
+        customer: {
+          seq: 0,
+          customer_key: 'k1',
+          line: 4,
+          person_type: 'natuerlich',
+          salutation: 'frau',
+          title: null,
+          first_name: 'Jana',
+          last_name: 'Groß',
+          company_name: null,
+          birth_date: '1980-02-29',
+          street: 'Weg 1',
+          postal_code: '01067',
+          city: 'Dresden',
+          country: 'DE',
+          contacts: [{ type: 'email', value: 'j@example.com', context: null }],
+        },
+        contract: {
+          seq: 1,
+          customer_key: 'k1',
+          vu_number: '9999',
+          policy_number: 'P1',
+          line: 6,
+          rejected_reason: null,
+          line_of_business: '040',
+          status: 'aktiv',
+          start_date: '2024-01-01',
+          end_date: null,
+          main_due_date: '2026-01-01',
+          payment_mode: 'jaehrlich',
+          net_premium_cents: '4000',
+          gross_premium_cents: '4760',
+          currency: 'EUR',
+        },
+      },
+    ]);
+    await runScript(DB_CLI, ['revert', '1'], env);
+    expect(await staged()).toEqual(asJson);
+    expect((await runScript(DB_CLI, ['migrate'], env)).code).toBe(0);
+  });
+
   it('refuses to seed without an encryption key, naming the variable', async () => {
     const result = await runScript(DB_CLI, ['seed'], { DATABASE_URL: database.url });
     expect(result.code).toBe(78);

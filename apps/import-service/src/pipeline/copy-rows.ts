@@ -4,13 +4,22 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
 
-type CopyValue = string | number;
+type CopyValue = string | number | null;
 
-/** COPY text format: backslash, tab and line breaks escaped; columns separated by tabs. */
+/** COPY text format: backslash, tab and line breaks escaped; columns separated by tabs; NULL as \N. */
 function copyLine(values: CopyValue[]): string {
-  return `${values.map((value) => String(value).replace(/[\\\t\n\r]/g, escapeCharacter)).join('\t')}\n`;
+  return `${values.map(copyField).join('\t')}\n`;
 }
 
+/** Runs for every field of every staged record: a test before the replace is about three times as fast. */
+function copyField(value: CopyValue): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'number') return String(value);
+  return ESCAPED.test(value) ? value.replace(ESCAPED_ALL, escapeCharacter) : value;
+}
+
+const ESCAPED = /[\\\t\n\r]/;
+const ESCAPED_ALL = new RegExp(ESCAPED.source, 'g');
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 const escapeCharacter = (character: string) => ESCAPES[character] ?? character;
 

@@ -8,7 +8,7 @@ import { statusAfter } from './pipeline-definition.js';
 import type { SqlStage } from './sql-stage.js';
 import type { StageProgress, StageRejection } from './stage-handler.js';
 import { ContractsExtractStage } from './stages/contracts-extract.stage.js';
-import { ContractsLinkStage } from './stages/contracts-link.stage.js';
+import { ContractsCheckStage } from './stages/contracts-check.stage.js';
 import { ContractsWriteStage } from './stages/contracts-write.stage.js';
 import { CustomerContactsWriteStage } from './stages/customer-contacts-write.stage.js';
 import { CustomersAssignStage } from './stages/customers-assign.stage.js';
@@ -28,7 +28,7 @@ export const DRY_RUN_SQL_STAGES = [
   CustomersWriteStage,
   CustomerContactsWriteStage,
   ContractsExtractStage,
-  ContractsLinkStage,
+  ContractsCheckStage,
   ContractsWriteStage,
 ];
 

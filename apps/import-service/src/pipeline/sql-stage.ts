@@ -19,12 +19,13 @@ export abstract class SqlStage implements StageHandler {
   ) {}
 
   async run(process: ImportProcessRecord): Promise<void> {
-    const rejection = await this.db.transaction((tx) => this.runIn(tx, process.id));
+    const rejection = await this.db.transaction((tx) => this.runWithin(tx, process));
     if (rejection) throw rejection;
   }
 
   /** The stage's work in the caller's transaction (a dry run's); a rejection of the file is returned. */
   async runWithin(tx: EntityManager, process: ImportProcessRecord): Promise<StageRejection | undefined> {
+    await this.staging.useBulkMemory(tx);
     return (await this.runIn(tx, process.id)) ?? undefined;
   }
 

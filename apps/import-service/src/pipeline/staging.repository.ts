@@ -26,9 +26,51 @@ export function nothingAccepted(what: string, tally: Tally): StageRejection {
   return new StageRejection(`${what}${example}`);
 }
 
+const BULK_WORK_MEM = '64MB';
+
 /** The import tables of a process that hold its rows between stages; emptied once it is processed. */
 const WORK_TABLES = ['staged_customer', 'staged_contract', 'merged_customer', 'merged_contract'] as const;
 type WorkTable = (typeof WORK_TABLES)[number];
+
+/** The columns of the work tables that the stages' joins, groupings and filters use. */
+const PLANNED_COLUMNS: Record<WorkTable, string[]> = {
+  staged_customer: ['process_id', 'customer_key'],
+  staged_contract: ['process_id', 'customer_key', 'vu_number', 'policy_number', 'rejected_reason'],
+  merged_customer: ['process_id', 'customer_key', 'customer_id', 'rejected_reason'],
+  merged_contract: ['process_id', 'seq', 'customer_key', 'vu_number', 'policy_number', 'rejected_reason'],
+};
+
+/** A staged customer's fields in columns (migration ImportStagingTyped1763700000019); the contacts as JSON. */
+const STAGED_CUSTOMER_COLUMNS =
+  'person_type, salutation, title, first_name, last_name, company_name, birth_date, street, postal_code, city, country, contacts';
+const stagedCustomerFields = (customer: ImportedCustomer) => [
+  customer.personType,
+  customer.salutation,
+  customer.title,
+  customer.firstName,
+  customer.lastName,
+  customer.companyName,
+  customer.birthDate,
+  customer.address.street,
+  customer.address.postalCode,
+  customer.address.city,
+  customer.address.country,
+  JSON.stringify(customer.contacts),
+];
+
+const STAGED_CONTRACT_COLUMNS =
+  'line_of_business, status, start_date, end_date, main_due_date, payment_mode, net_premium_cents, gross_premium_cents, currency';
+const stagedContractFields = (contract: ImportedContract) => [
+  contract.lineOfBusiness,
+  contract.status,
+  contract.startDate,
+  contract.endDate,
+  contract.mainDueDate,
+  contract.paymentMode,
+  contract.netPremiumCents,
+  contract.grossPremiumCents,
+  contract.currency,
+];
 
 export interface StagingBatch {
   customers: { seq: number; customer: ImportedCustomer }[];
@@ -40,6 +82,15 @@ export interface StagingBatch {
 @Injectable()
 export class StagingRepository {
   private readonly logger = new Logger(StagingRepository.name);
+
+  /**
+   * A stage's passes sort and hash every row of an import (100,000 contracts: sorts of 12-40 MB); with the
+   * default work_mem (4 MB) they spill to disk. For this transaction only, so one worker's stages at once
+   * (IMPORT_WORKER_CONCURRENCY) bound what the imports take from the database server's memory.
+   */
+  async useBulkMemory(tx: EntityManager): Promise<void> {
+    await tx.query(`SET LOCAL work_mem = '${BULK_WORK_MEM}'`);
+  }
 
   /** Removes what an earlier, interrupted run of the stage left, so a re-run starts clean. */
   async clear(tx: EntityManager, processId: string, stage: string): Promise<void> {
@@ -60,20 +111,20 @@ export class StagingRepository {
     if (batch.customers.length > 0) {
       await copyRows(
         tx,
-        '"import".staged_customer (process_id, seq, customer_key, line, data)',
+        `"import".staged_customer (process_id, seq, customer_key, line, ${STAGED_CUSTOMER_COLUMNS})`,
         batch.customers.map(({ seq, customer }) => [
           processId,
           seq,
           customer.key,
           customer.line,
-          JSON.stringify(customer),
+          ...stagedCustomerFields(customer),
         ]),
       );
     }
     if (batch.contracts.length > 0) {
       await copyRows(
         tx,
-        '"import".staged_contract (process_id, seq, customer_key, vu_number, policy_number, line, data)',
+        `"import".staged_contract (process_id, seq, customer_key, vu_number, policy_number, line, ${STAGED_CONTRACT_COLUMNS})`,
         batch.contracts.map(({ seq, contract }) => [
           processId,
           seq,
@@ -81,7 +132,7 @@ export class StagingRepository {
           contract.vuNumber,
           contract.policyNumber,
           contract.line,
-          JSON.stringify(contract),
+          ...stagedContractFields(contract),
         ]),
       );
     }
@@ -94,8 +145,28 @@ export class StagingRepository {
     }
   }
 
+  /**
+   * A stage's checks from the start: its earlier issues and the rows' rejections are cleared (a re-run starts
+   * clean), then each rule rejects the rows still accepted, in order, so the first rule that applies names the
+   * reason.
+   */
+  async applyRules(
+    tx: EntityManager,
+    table: RejectableTable,
+    processId: string,
+    stage: string,
+    rules: RejectionRule[],
+  ): Promise<void> {
+    await this.clearIssues(tx, processId, stage);
+    await tx.query(
+      `UPDATE "import".${table} SET rejected_reason = NULL WHERE process_id = $1 AND rejected_reason IS NOT NULL`,
+      [processId],
+    );
+    for (const rule of rules) await this.reject(tx, table, processId, stage, rule);
+  }
+
   /** Rejects the still-accepted rows of `table` that match the rule, each with an issue at its line. */
-  async reject(
+  private async reject(
     tx: EntityManager,
     table: RejectableTable,
     processId: string,
@@ -128,10 +199,14 @@ export class StagingRepository {
 
   /**
    * Refreshes the planner's statistics of work tables a stage has just filled: without them the next stages'
-   * joins are planned for empty tables (nested loops over every row). Counts this transaction's own rows.
+   * joins are planned for empty tables (nested loops over every row). Counts this transaction's own rows. Only
+   * the columns the stages join and filter on (PLANNED_COLUMNS): statistics of every column took 0.8 s per
+   * 100,000 staged records.
    */
   async analyze(tx: EntityManager, ...tables: WorkTable[]): Promise<void> {
-    for (const table of tables) await tx.query(`ANALYZE "import".${table}`);
+    for (const table of tables) {
+      await tx.query(`ANALYZE "import".${table} (${PLANNED_COLUMNS[table].join(', ')})`);
+    }
   }
 
   /**

@@ -16,6 +16,7 @@ import { UploadIdempotency1763700000015 } from './1763700000015-upload-idempoten
 import { CustomerPassword1763700000016 } from './1763700000016-customer-password.js';
 import { ImportDryRun1763700000017 } from './1763700000017-import-dry-run.js';
 import { ImportWebhooks1763700000018 } from './1763700000018-import-webhooks.js';
+import { ImportStagingTyped1763700000019 } from './1763700000019-import-staging-typed.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -37,4 +38,5 @@ export const allMigrations = [
   CustomerPassword1763700000016,
   ImportDryRun1763700000017,
   ImportWebhooks1763700000018,
+  ImportStagingTyped1763700000019,
 ];

@@ -6,21 +6,6 @@ import { nothingAccepted, type RejectionRule } from '../staging.repository.js';
 
 const ISSUE_STAGE = 'customersPrepared';
 
-/** Trimmed, inner runs of white space made one space; empty becomes NULL. */
-const squeezed = (column: string) => `nullif(regexp_replace(btrim(${column}), '\\s+', ' ', 'g'), '')`;
-
-/** Contact entries normalised (e-mail addresses in lower case) and de-duplicated per kind and value. */
-const NORMALISED_CONTACTS = `(
-  SELECT coalesce(jsonb_agg(jsonb_build_object('type', type, 'value', value, 'context', context)
-                            ORDER BY type, value), '[]')
-    FROM (SELECT DISTINCT ON (type, lower(value)) type, value, context
-            FROM (SELECT entry->>'type' AS type, entry->>'context' AS context,
-                         CASE WHEN entry->>'type' = 'email' THEN lower(btrim(entry->>'value'))
-                              ELSE ${squeezed(`entry->>'value'`)} END AS value
-                    FROM jsonb_array_elements(contacts) entry) cleaned
-           WHERE value IS NOT NULL AND value <> ''
-           ORDER BY type, lower(value), context NULLS LAST) normalised)`;
-
 /**
  * The customers of the import ($1) with contracts that passed validation, every one of them an inventory contract
  * of another broker (same tenant, company and policy number). One grouped pass over the import's contracts.
@@ -57,29 +42,16 @@ const RULES: RejectionRule[] = [
 ];
 
 /**
- * customersParsed → customersPrepared: names, addresses and contact entries normalised in place; a customer
- * that cannot be written to the inventory, or all of whose contracts another broker holds, is rejected with its
- * reason (its contracts follow it later).
+ * customersParsed → customersPrepared: a merged customer (normalised when it was parsed) that cannot be written
+ * to the inventory, or all of whose contracts another broker holds, is rejected with its reason (its contracts
+ * follow it later).
  */
 @Injectable()
 export class CustomersPrepareStage extends SqlStage {
   readonly from = 'customersParsed';
 
   protected async runIn(tx: EntityManager, processId: string): Promise<StageRejection | void> {
-    await this.staging.clearIssues(tx, processId, ISSUE_STAGE);
-    await tx.query(
-      `UPDATE "import".merged_customer
-          SET rejected_reason = NULL,
-              ${['title', 'first_name', 'last_name', 'company_name', 'street', 'city']
-                .map((column) => `${column} = ${squeezed(column)}`)
-                .join(', ')},
-              postal_code = nullif(regexp_replace(postal_code, '\\s', '', 'g'), ''),
-              country = upper(coalesce(nullif(btrim(country), ''), 'DE')),
-              contacts = ${NORMALISED_CONTACTS}
-        WHERE process_id = $1`,
-      [processId],
-    );
-    for (const rule of RULES) await this.staging.reject(tx, 'merged_customer', processId, ISSUE_STAGE, rule);
+    await this.staging.applyRules(tx, 'merged_customer', processId, ISSUE_STAGE, RULES);
     const tally = await this.staging.tally(tx, 'merged_customer', processId);
     await this.staging.recordCounts(tx, processId, {
       customersPrepared: tally.accepted,

@@ -71,6 +71,7 @@ export class ImportStage implements StageHandler {
     process: ImportProcessRecord,
     progress: StageProgress,
   ): Promise<StageRejection | undefined> {
+    await this.staging.useBulkMemory(tx);
     await this.staging.clear(tx, process.id, ISSUE_STAGE);
     const { counts, unreadable } = await this.stage(tx, process, progress);
     await this.staging.recordCounts(tx, process.id, { ...counts });

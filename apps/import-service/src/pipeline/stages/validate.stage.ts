@@ -43,11 +43,7 @@ export class ValidateStage extends SqlStage {
   readonly from = 'imported';
 
   protected async runIn(tx: EntityManager, processId: string): Promise<StageRejection | void> {
-    await tx.query('UPDATE "import".staged_contract SET rejected_reason = NULL WHERE process_id = $1', [
-      processId,
-    ]);
-    await this.staging.clearIssues(tx, processId, ISSUE_STAGE);
-    for (const rule of RULES) await this.staging.reject(tx, 'staged_contract', processId, ISSUE_STAGE, rule);
+    await this.staging.applyRules(tx, 'staged_contract', processId, ISSUE_STAGE, RULES);
     const tally = await this.staging.tally(tx, 'staged_contract', processId);
     await this.staging.recordCounts(tx, processId, {
       contractsValid: tally.accepted,
