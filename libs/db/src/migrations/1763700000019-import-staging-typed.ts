@@ -40,6 +40,8 @@ const CONTRACT_FIELDS: Record<string, string> = {
  *   per 100,000 rows; an import of 100,000 contracts writes 350,000). Only the pipeline writes these rows, for a
  *   process it has just read, and deletes them itself (`StagingRepository.release`, when the process is
  *   processed or failed); processes are never deleted, so the cascade had nothing to do.
+ * - `merged_customer.matched_existing` goes: customersAssigned counts the matches instead of writing them into
+ *   every row (the customers' upsert matches along the same key).
  */
 export class ImportStagingTyped1763700000019 implements MigrationInterface {
   name = 'ImportStagingTyped1763700000019';
@@ -50,9 +52,16 @@ export class ImportStagingTyped1763700000019 implements MigrationInterface {
     }
     await typedColumns(db, 'staged_customer', CUSTOMER_FIELDS, `coalesce(data->'contacts', '[]')`);
     await typedColumns(db, 'staged_contract', CONTRACT_FIELDS);
+    await db.query('ALTER TABLE "import".merged_customer DROP COLUMN matched_existing');
   }
 
   async down(db: QueryRunner): Promise<void> {
+    await db.query(`
+      ALTER TABLE "import".merged_customer ADD COLUMN matched_existing boolean NOT NULL DEFAULT false;
+      UPDATE "import".merged_customer m SET matched_existing = true
+        FROM "import".import_process p, broker.customer c
+       WHERE p.id = m.process_id AND c.tenant_id = p.tenant_id AND c.broker_id = p.broker_id
+         AND c.external_key = m.customer_key`);
     await db.query(`
       ALTER TABLE "import".staged_customer ADD COLUMN data jsonb;
       UPDATE "import".staged_customer SET data = jsonb_build_object(
