@@ -136,28 +136,47 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
     expect(await query(database.url, findMueller)).toEqual([{ count: 1 }]);
   });
 
-  it('converts the records an import in progress has staged to columns, and back with its down', async () => {
-    const last = allMigrations.at(-1)?.name;
-    expect(last).toBe('ImportStagingTyped1763700000019');
-    await runScript(DB_CLI, ['revert', '1'], env);
+  it('brings the work rows of an import in progress to the typed staging, and back with its down', async () => {
+    const typed = allMigrations.findIndex(
+      (migration) => migration.name === 'ImportStagingTyped1763700000019',
+    );
+    const steps = allMigrations.length - typed;
+    expect((await runScript(DB_CLI, ['revert', String(steps)], env)).stdout).toContain(
+      `Reverted ${steps} migration(s)`,
+    );
     await query(
       database.url,
       `WITH process AS (
          INSERT INTO "import".import_process
            (tenant_id, broker_id, requested_by, file_type, status, file_name, file_size, file_sha256, storage_key)
-         SELECT tenant_id, id, 'test', 'GDV', 'imported', 'f.gdv', 1, repeat('0', 64), 'f'
+         SELECT tenant_id, id, 'test', 'GDV', 'customersDone', 'f.gdv', 1, repeat('0', 64), 'f'
            FROM broker.broker WHERE broker_number = 'V1000' RETURNING id),
        customer AS (
          INSERT INTO "import".staged_customer (process_id, seq, customer_key, line, data)
          SELECT id, 0, 'k1', 4, '{"key":"k1","personType":"natuerlich","salutation":"frau","title":null,
            "firstName":"Jana","lastName":"Groß","companyName":null,"birthDate":"1980-02-29",
            "address":{"street":"Weg 1","postalCode":"01067","city":"Dresden","country":"DE"},
-           "contacts":[{"type":"email","value":"j@example.com","context":null}],"line":4}' FROM process)
-       INSERT INTO "import".staged_contract (process_id, seq, customer_key, vu_number, policy_number, line, data)
-       SELECT id, 1, 'k1', '9999', 'P1', 6, '{"customerKey":"k1","vuNumber":"9999","lineOfBusiness":"040",
-         "policyNumber":"P1","status":"aktiv","startDate":"2024-01-01","endDate":null,"mainDueDate":"2026-01-01",
-         "paymentMode":"jaehrlich","netPremiumCents":4000,"grossPremiumCents":4760,"currency":"EUR","line":6}'
-         FROM process`,
+           "contacts":[{"type":"email","value":"j@example.com","context":null}],"line":4}' FROM process),
+       contract AS (
+         INSERT INTO "import".staged_contract (process_id, seq, customer_key, vu_number, policy_number, line, data)
+         SELECT id, 1, 'k1', '9999', 'P1', 6, '{"customerKey":"k1","vuNumber":"9999","lineOfBusiness":"040",
+           "policyNumber":"P1","status":"aktiv","startDate":"2024-01-01","endDate":null,"mainDueDate":"2026-01-01",
+           "paymentMode":"jaehrlich","netPremiumCents":4000,"grossPremiumCents":4760,"currency":"EUR","line":6}'
+           FROM process),
+       merged AS (
+         -- parsed by the release before: not yet normalised
+         INSERT INTO "import".merged_customer
+           (process_id, customer_key, line, occurrences, person_type, first_name, last_name, postal_code, country,
+            contacts, customer_id)
+         SELECT id, 'k1', 4, 1, 'natuerlich', ' Jana   Maria ', 'Groß', '01 067', 'de',
+                '[{"type":"email","value":" J@Example.com ","context":null},
+                  {"type":"email","value":"j@example.com","context":"privat"}]',
+                (SELECT min(id) FROM broker.customer)
+           FROM process)
+       -- extracted by the release before: not yet linked
+       INSERT INTO "import".merged_contract
+         (process_id, seq, line, customer_key, vu_number, policy_number, line_of_business, status, currency)
+       SELECT id, 1, 6, 'k1', '9999', 'P1', '040', 'aktiv', 'EUR' FROM process`,
     );
     const staged = () =>
       query(
@@ -205,7 +224,25 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
         },
       },
     ]);
-    await runScript(DB_CLI, ['revert', '1'], env);
+    expect(
+      await query(
+        database.url,
+        `SELECT m.first_name, m.postal_code, m.country, m.contacts,
+                k.customer_id = m.customer_id AS linked_customer, co.vu_number AS linked_company
+           FROM "import".merged_customer m JOIN "import".merged_contract k USING (process_id)
+           JOIN broker.company co ON co.id = k.company_id`,
+      ),
+    ).toEqual([
+      {
+        first_name: 'Jana Maria',
+        postal_code: '01067',
+        country: 'DE',
+        contacts: [{ type: 'email', value: 'j@example.com', context: 'privat' }],
+        linked_customer: true,
+        linked_company: '9999',
+      },
+    ]);
+    await runScript(DB_CLI, ['revert', String(steps)], env);
     expect(await staged()).toEqual(asJson);
     expect((await runScript(DB_CLI, ['migrate'], env)).code).toBe(0);
   });

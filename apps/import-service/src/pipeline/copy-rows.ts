@@ -4,17 +4,20 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
 
-type CopyValue = string | number | null;
+type CopyValue = string | number | null | undefined;
 
-/** COPY text format: backslash, tab and line breaks escaped; columns separated by tabs; NULL as \N. */
+/** COPY text format: backslash, tab and line breaks escaped; columns separated by tabs; null and undefined as \N. */
 function copyLine(values: CopyValue[]): string {
   return `${values.map(copyField).join('\t')}\n`;
 }
 
 /** Runs for every field of every staged record: a test before the replace is about three times as fast. */
 function copyField(value: CopyValue): string {
-  if (value === null) return '\\N';
-  if (typeof value === 'number') return String(value);
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`COPY of a number that is not finite: ${value}`);
+    return String(value);
+  }
   return ESCAPED.test(value) ? value.replace(ESCAPED_ALL, escapeCharacter) : value;
 }
 

@@ -23,7 +23,7 @@ export abstract class SqlStage implements StageHandler {
     if (rejection) throw rejection;
   }
 
-  /** The stage's work in the caller's transaction (a dry run's); a rejection of the file is returned. */
+  /** The stage's work in the caller's transaction (its own, or a dry run's); a rejection of the file is returned. */
   async runWithin(tx: EntityManager, process: ImportProcessRecord): Promise<StageRejection | undefined> {
     await this.staging.useBulkMemory(tx);
     return (await this.runIn(tx, process.id)) ?? undefined;

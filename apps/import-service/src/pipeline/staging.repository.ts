@@ -37,7 +37,7 @@ const PLANNED_COLUMNS: Record<WorkTable, string[]> = {
   staged_customer: ['process_id', 'customer_key'],
   staged_contract: ['process_id', 'customer_key', 'vu_number', 'policy_number', 'rejected_reason'],
   merged_customer: ['process_id', 'customer_key', 'customer_id', 'rejected_reason'],
-  merged_contract: ['process_id', 'seq', 'customer_key', 'vu_number', 'policy_number', 'rejected_reason'],
+  merged_contract: ['process_id', 'rejected_reason', 'customer_id', 'company_id', 'policy_number'],
 };
 
 /** A staged customer's fields in columns (migration ImportStagingTyped1763700000019); the contacts as JSON. */
@@ -100,7 +100,7 @@ export class StagingRepository {
   }
 
   /** Removes the issues an earlier run of `stage` recorded. */
-  async clearIssues(tx: EntityManager, processId: string, stage: string): Promise<void> {
+  private async clearIssues(tx: EntityManager, processId: string, stage: string): Promise<void> {
     await tx.query('DELETE FROM "import".import_issue WHERE process_id = $1 AND stage = $2', [
       processId,
       stage,

@@ -28,6 +28,38 @@ const CONTRACT_FIELDS: Record<string, string> = {
   currency: `data->>'currency'`,
 };
 
+/** Trimmed, inner runs of white space made one space; empty becomes NULL (as customersParsed does now). */
+const squeezed = (column: string) => `nullif(regexp_replace(btrim(${column}), '\\s+', ' ', 'g'), '')`;
+
+/** What customersPrepared did before this release, for customers an import in progress parsed before it. */
+const NORMALISE_MERGED_CUSTOMERS = `
+  UPDATE "import".merged_customer
+     SET ${['title', 'first_name', 'last_name', 'company_name', 'street', 'city'].map((column) => `${column} = ${squeezed(column)}`).join(', ')},
+         postal_code = nullif(regexp_replace(postal_code, '\\s', '', 'g'), ''),
+         country = upper(coalesce(nullif(btrim(country), ''), 'DE')),
+         contacts = (
+           SELECT coalesce(jsonb_agg(jsonb_build_object('type', type, 'value', value, 'context', context)
+                                     ORDER BY type, value), '[]')
+             FROM (SELECT DISTINCT ON (type, lower(value)) type, value, context
+                     FROM (SELECT entry->>'type' AS type, entry->>'context' AS context,
+                                  CASE WHEN entry->>'type' = 'email' THEN lower(btrim(entry->>'value'))
+                                       ELSE ${squeezed(`entry->>'value'`)} END AS value
+                             FROM jsonb_array_elements(contacts) entry) cleaned
+                    WHERE value IS NOT NULL AND value <> ''
+                    ORDER BY type, lower(value), context NULLS LAST) normalised)`;
+
+/** What contractsPrepared did before this release, for contracts an import in progress extracted before it. */
+const LINK_EXTRACTED_CONTRACTS = `
+  UPDATE "import".merged_contract mc SET customer_id = link.customer_id, company_id = link.company_id
+    FROM (SELECT c.process_id, c.seq, m.customer_id, co.id AS company_id
+            FROM "import".merged_contract c
+            JOIN "import".import_process p ON p.id = c.process_id
+            LEFT JOIN "import".merged_customer m
+              ON m.process_id = c.process_id AND m.customer_key = c.customer_key AND m.rejected_reason IS NULL
+            LEFT JOIN broker.company co ON co.tenant_id = p.tenant_id AND co.vu_number = c.vu_number
+           WHERE c.customer_id IS NULL AND c.company_id IS NULL) link
+   WHERE mc.process_id = link.process_id AND mc.seq = link.seq`;
+
 /**
  * The import's work tables made cheaper to write, for issue 20's import target (bench/README.md, "Import"):
  *
@@ -40,8 +72,14 @@ const CONTRACT_FIELDS: Record<string, string> = {
  *   per 100,000 rows; an import of 100,000 contracts writes 350,000). Only the pipeline writes these rows, for a
  *   process it has just read, and deletes them itself (`StagingRepository.release`, when the process is
  *   processed or failed); processes are never deleted, so the cascade had nothing to do.
- * - `merged_customer.matched_existing` goes: customersAssigned counts the matches instead of writing them into
- *   every row (the customers' upsert matches along the same key).
+ * - Customers are normalised when they are parsed, contracts linked to customer and company when they are
+ *   extracted (one full-table update less each): the rows of imports in progress are brought to that state here
+ *   (normalising is idempotent; only contracts extracted without links are linked).
+ * - `merged_customer.matched_existing` and `merged_contract.existing_contract_id` go: customersAssigned and
+ *   contractsPrepared count and check the matches by key instead of writing them into every row.
+ *
+ * The import's work tables change shape here, so this release breaks the rule of deploy/README.md ("Rolling
+ * updates with migrations"): the import workers are stopped before its Job runs (the README says how).
  */
 export class ImportStagingTyped1763700000019 implements MigrationInterface {
   name = 'ImportStagingTyped1763700000019';
@@ -52,10 +90,16 @@ export class ImportStagingTyped1763700000019 implements MigrationInterface {
     }
     await typedColumns(db, 'staged_customer', CUSTOMER_FIELDS, `coalesce(data->'contacts', '[]')`);
     await typedColumns(db, 'staged_contract', CONTRACT_FIELDS);
-    await db.query('ALTER TABLE "import".merged_customer DROP COLUMN matched_existing');
+    await db.query(NORMALISE_MERGED_CUSTOMERS);
+    await db.query(LINK_EXTRACTED_CONTRACTS);
+    await db.query(
+      'ALTER TABLE "import".merged_customer DROP COLUMN matched_existing; ' +
+        'ALTER TABLE "import".merged_contract DROP COLUMN existing_contract_id',
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {
+    await db.query('ALTER TABLE "import".merged_contract ADD COLUMN existing_contract_id bigint');
     await db.query(`
       ALTER TABLE "import".merged_customer ADD COLUMN matched_existing boolean NOT NULL DEFAULT false;
       UPDATE "import".merged_customer m SET matched_existing = true

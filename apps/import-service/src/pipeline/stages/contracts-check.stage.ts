@@ -10,7 +10,9 @@ const ISSUE_STAGE = 'contractsPrepared';
 const RULES: RejectionRule[] = [
   {
     reason: `'Contract ' || c.policy_number || ' of insurer ' || c.vu_number || ' is held by another broker'`,
-    where: `EXISTS (SELECT 1 FROM broker.contract k WHERE k.id = c.existing_contract_id AND k.broker_id <> p.broker_id)`,
+    where: `EXISTS (SELECT 1 FROM broker.contract k
+                     WHERE k.tenant_id = p.tenant_id AND k.company_id = c.company_id
+                       AND k.policy_number = c.policy_number AND k.broker_id <> p.broker_id)`,
   },
   {
     reason: `'Contract ' || c.policy_number || ' was not imported because its customer was rejected'`,
@@ -23,8 +25,10 @@ const RULES: RejectionRule[] = [
 ];
 
 /**
- * contractsPrepare → contractsPrepared: the contracts, linked when they were extracted, checked: one another
- * broker holds is rejected rather than moved, one without a written customer or a known company is rejected.
+ * contractsPrepare → contractsPrepared: the contracts, linked to customer and company when they were extracted,
+ * checked against the inventory as it is now: one another broker holds (same tenant, company and policy number)
+ * is rejected rather than moved, one without a written customer or a known company is rejected; those the
+ * broker already holds are counted as matched.
  */
 @Injectable()
 export class ContractsCheckStage extends SqlStage {
@@ -33,10 +37,14 @@ export class ContractsCheckStage extends SqlStage {
   protected async runIn(tx: EntityManager, processId: string): Promise<void> {
     await this.staging.applyRules(tx, 'merged_contract', processId, ISSUE_STAGE, RULES);
     const [counts] = await tx.query<{ linked: number; existing: number; rejected: number }[]>(
-      `SELECT count(*) FILTER (WHERE rejected_reason IS NULL)::int AS linked,
-              count(*) FILTER (WHERE rejected_reason IS NULL AND existing_contract_id IS NOT NULL)::int AS existing,
-              count(*) FILTER (WHERE rejected_reason IS NOT NULL)::int AS rejected
-         FROM "import".merged_contract WHERE process_id = $1`,
+      `SELECT count(*) FILTER (WHERE c.rejected_reason IS NULL)::int AS linked,
+              count(k.id) FILTER (WHERE c.rejected_reason IS NULL)::int AS existing,
+              count(*) FILTER (WHERE c.rejected_reason IS NOT NULL)::int AS rejected
+         FROM "import".merged_contract c
+         JOIN "import".import_process p ON p.id = c.process_id
+         LEFT JOIN broker.contract k
+           ON k.tenant_id = p.tenant_id AND k.company_id = c.company_id AND k.policy_number = c.policy_number
+        WHERE c.process_id = $1`,
       [processId],
     );
     await this.staging.recordCounts(tx, processId, {

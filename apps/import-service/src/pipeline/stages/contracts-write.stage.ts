@@ -18,7 +18,7 @@ const CONTRACT_FIELDS = [
 
 /**
  * contractsPrepared → contractsFinalized: the linked contracts written in one upsert on tenant, company and
- * policy number. The broker guard repeats the link stage's check for a contract another broker took over
+ * policy number. The broker guard repeats contractsPrepared's check for a contract another broker took over
  * in between.
  */
 @Injectable()
