@@ -13,7 +13,11 @@ import { type ImportTestEnvironment, writeGdvFile, waitFor } from '@broker/testi
 import { BrokerDirectory } from '../src/imports/broker-directory.js';
 import { ImportProcessRepository } from '../src/imports/import-process.repository.js';
 import { DirectoryFileStorage } from '../src/storage/file-storage.js';
-import { ImportProcessStateRepository } from '../src/pipeline/import-process-state.repository.js';
+import {
+  type ImportProcessRecord,
+  ImportProcessStateRepository,
+} from '../src/pipeline/import-process-state.repository.js';
+import { ContractsWriteStage } from '../src/pipeline/stages/contracts-write.stage.js';
 import { type PipelineApps, startPipelineApps } from './pipeline-apps.js';
 
 const CSV_FILE = Buffer.from(
@@ -309,6 +313,64 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       },
     ]);
     expect(await unsearchable('csv:4780')).toEqual([]);
+  });
+
+  it('reports a contract another broker wrote after the check instead of leaving it out silently', async () => {
+    const { rows } = await db.query<{ process_id: string }>(
+      `WITH mine AS (SELECT id, tenant_id FROM broker.broker WHERE broker_number = 'V1000'),
+            other AS (SELECT id FROM broker.broker WHERE broker_number = 'V2000'),
+            company AS (SELECT co.id FROM broker.company co, mine WHERE co.tenant_id = mine.tenant_id AND co.vu_number = '9999'),
+            customers AS (
+              INSERT INTO broker.customer (tenant_id, broker_id, person_type, last_name, external_key)
+              SELECT mine.tenant_id, b.id, 'natuerlich', 'Race', 'race:' || b.id
+                FROM mine, (SELECT id FROM mine UNION ALL SELECT id FROM other) b RETURNING id, broker_id),
+            taken AS (
+              -- written by another broker's import after this one's contractsPrepared
+              INSERT INTO broker.contract (tenant_id, broker_id, customer_id, company_id, line_of_business,
+                                           policy_number, status)
+              SELECT mine.tenant_id, other.id, c.id, company.id, '040', 'RACE-1', 'aktiv'
+                FROM mine, other, company, customers c WHERE c.broker_id = other.id),
+            process AS (
+              INSERT INTO "import".import_process (tenant_id, broker_id, requested_by, file_type, status,
+                failure_reason, file_name, file_size, file_sha256, storage_key)
+              SELECT tenant_id, id, 'test', 'CSV', 'failed', 'held here by the test', 'k.csv', 1, repeat('0', 64), 'k'
+                FROM mine RETURNING id)
+       INSERT INTO "import".merged_contract (process_id, seq, line, customer_key, vu_number, policy_number,
+                                             line_of_business, status, currency, customer_id, company_id)
+       SELECT process.id, seq, line, 'csv:race', '9999', policy, '040', 'aktiv', 'EUR', c.id, company.id
+         FROM process, company, mine, customers c,
+              (VALUES (0, 2, 'RACE-1'), (1, 3, 'RACE-2')) AS accepted(seq, line, policy)
+        WHERE c.broker_id = mine.id
+       RETURNING process_id`,
+    );
+    const id = rows[0].process_id;
+    const issues = async () =>
+      (
+        await db.query<{ stage: string; line: number; message: string }>(
+          'SELECT stage, line, message FROM "import".import_issue WHERE process_id = $1 ORDER BY id',
+          [id],
+        )
+      ).rows;
+    await worker.get(ContractsWriteStage).run({ id } as ImportProcessRecord);
+    expect(await issues()).toEqual([
+      {
+        stage: 'contractsFinalized',
+        line: 2,
+        message: 'Contract RACE-1 of insurer 9999 is held by another broker',
+      },
+    ]);
+    const { rows: owners } = await db.query(
+      `SELECT k.policy_number, b.broker_number FROM broker.contract k JOIN broker.broker b ON b.id = k.broker_id
+        WHERE k.policy_number LIKE 'RACE-%' ORDER BY 1`,
+    );
+    expect(owners).toEqual([
+      { policy_number: 'RACE-1', broker_number: 'V2000' },
+      { policy_number: 'RACE-2', broker_number: 'V1000' },
+    ]);
+    expect(await countsOf(id)).toMatchObject({ contractsCreated: 1, contractsWritten: 1 });
+    // Run again (its status change lost): the same one issue, not two.
+    await worker.get(ContractsWriteStage).run({ id } as ImportProcessRecord);
+    expect(await issues()).toHaveLength(1);
   });
 
   it('answers the report of another broker tree, or of no process, with 404, and a malformed id with 400', async () => {

@@ -100,7 +100,7 @@ export class StagingRepository {
   }
 
   /** Removes the issues an earlier run of `stage` recorded. */
-  private async clearIssues(tx: EntityManager, processId: string, stage: string): Promise<void> {
+  async clearIssues(tx: EntityManager, processId: string, stage: string): Promise<void> {
     await tx.query('DELETE FROM "import".import_issue WHERE process_id = $1 AND stage = $2', [
       processId,
       stage,

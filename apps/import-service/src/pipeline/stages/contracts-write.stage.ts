@@ -16,16 +16,19 @@ const CONTRACT_FIELDS = [
   'currency',
 ];
 
+const ISSUE_STAGE = 'contractsFinalized';
+
 /**
  * contractsPrepared → contractsFinalized: the linked contracts written in one upsert on tenant, company and
  * policy number. The broker guard repeats contractsPrepared's check for a contract another broker took over
- * in between.
+ * in between; such a contract is left as it is and reported with its line, as the check would have.
  */
 @Injectable()
 export class ContractsWriteStage extends SqlStage {
   readonly from = 'contractsPrepared';
 
   protected async runIn(tx: EntityManager, processId: string): Promise<void> {
+    await this.staging.clearIssues(tx, processId, ISSUE_STAGE);
     const [counts] = await tx.query<{ created: number; updated: number }[]>(
       `WITH written AS (
          INSERT INTO broker.contract (tenant_id, broker_id, company_id, policy_number, ${CONTRACT_FIELDS.join(', ')})
@@ -37,10 +40,19 @@ export class ContractsWriteStage extends SqlStage {
          ON CONFLICT (tenant_id, company_id, policy_number) DO UPDATE
             SET ${CONTRACT_FIELDS.map((field) => `${field} = EXCLUDED.${field}`).join(', ')}
           WHERE contract.broker_id = EXCLUDED.broker_id
-         RETURNING xmax = 0 AS created)
+         RETURNING company_id, policy_number, xmax = 0 AS created),
+       held_elsewhere AS (
+         INSERT INTO "import".import_issue (process_id, stage, severity, line, message)
+         SELECT $1, $2, 'rejected', mc.line,
+                'Contract ' || mc.policy_number || ' of insurer ' || mc.vu_number || ' is held by another broker'
+           FROM "import".merged_contract mc
+          WHERE mc.process_id = $1 AND mc.rejected_reason IS NULL
+            AND NOT EXISTS (SELECT 1 FROM written w
+                             WHERE w.company_id = mc.company_id AND w.policy_number = mc.policy_number)
+          ORDER BY mc.line)
        SELECT count(*) FILTER (WHERE created)::int AS created, count(*) FILTER (WHERE NOT created)::int AS updated
          FROM written`,
-      [processId],
+      [processId, ISSUE_STAGE],
     );
     const created = counts?.created ?? 0;
     const updated = counts?.updated ?? 0;
