@@ -5,11 +5,15 @@ import type { RejectionRule } from '../staging.repository.js';
 
 const ISSUE_STAGE = 'contractsPrepared';
 
+/** The reason, as SQL over the merged contract `alias`, given here and by contractsFinalized's broker guard. */
+export const heldByAnotherBroker = (alias: string) =>
+  `'Contract ' || ${alias}.policy_number || ' of insurer ' || ${alias}.vu_number || ' is held by another broker'`;
+
 // The first rule that applies names the reason: another broker's contract says so even when its customer was
 // rejected for that very reason.
 const RULES: RejectionRule[] = [
   {
-    reason: `'Contract ' || c.policy_number || ' of insurer ' || c.vu_number || ' is held by another broker'`,
+    reason: heldByAnotherBroker('c'),
     where: `EXISTS (SELECT 1 FROM broker.contract k
                      WHERE k.tenant_id = p.tenant_id AND k.company_id = c.company_id
                        AND k.policy_number = c.policy_number AND k.broker_id <> p.broker_id)`,

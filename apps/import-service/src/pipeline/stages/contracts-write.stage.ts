@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SqlStage } from '../sql-stage.js';
+import { heldByAnotherBroker } from './contracts-check.stage.js';
 
 /** The insurer's file is the authority on its contract: a later file replaces these fields. */
 const CONTRACT_FIELDS = [
@@ -44,7 +45,7 @@ export class ContractsWriteStage extends SqlStage {
        held_elsewhere AS (
          INSERT INTO "import".import_issue (process_id, stage, severity, line, message)
          SELECT $1, $2, 'rejected', mc.line,
-                'Contract ' || mc.policy_number || ' of insurer ' || mc.vu_number || ' is held by another broker'
+                ${heldByAnotherBroker('mc')}
            FROM "import".merged_contract mc
           WHERE mc.process_id = $1 AND mc.rejected_reason IS NULL
             AND NOT EXISTS (SELECT 1 FROM written w
