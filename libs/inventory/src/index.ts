@@ -53,3 +53,4 @@ export const inventoryEntities = [
   CustomerDetailValue,
 ];
 export * from './broker-hierarchy.js';
+export * from './customer-search.js';

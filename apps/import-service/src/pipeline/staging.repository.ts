@@ -209,15 +209,6 @@ export class StagingRepository {
     }
   }
 
-  /**
-   * The inventory writes of this transaction leave the customers' search documents to `refreshSearch` (see
-   * migration CustomerSearchByBroker1763700000013): each document is written once per import instead of once per
-   * statement that touches the customer. A change of broker and a deletion still refresh at once.
-   */
-  async deferSearch(tx: EntityManager): Promise<void> {
-    await tx.query("SELECT set_config('broker.search_refresh', 'deferred', true)");
-  }
-
   /** Makes the customers the process wrote searchable as they now are: one set-based refresh of their documents. */
   async refreshSearch(tx: EntityManager, processId: string): Promise<void> {
     await tx.query(

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { KontaktdatensatzInput, KundeAngelegt, KundeInput, KundeView } from '@broker/contracts';
 import { DomainError } from '@broker/errors';
+import { deferSearchRefresh, refreshCustomerSearch } from '@broker/inventory';
 import { CustomerMessages } from '../../notifications/customer-messages.js';
 import { MessageDelivery } from '../../notifications/delivery.js';
 import { checkContactValue } from '../contact-values.js';
@@ -46,6 +47,7 @@ export class CustomerService {
     for (let attempt = 1; ; attempt++) {
       try {
         const created = await this.db.transaction(async (tx) => {
+          await deferSearchRefresh(tx);
           const brokerId = await this.targetBroker(tx, scope, input.Vermittler);
           const userName = fields.userName ?? (await this.freeUserName(tx, scope.tenantId, fields));
           if (await this.customers.userNameExists(tx, scope.tenantId, userName)) throw taken(userName);
@@ -60,6 +62,7 @@ export class CustomerService {
           }
           if (input.Notizen)
             await this.customers.addNote(tx, scope.tenantId, id, input.Notizen.Typ, input.Notizen.Text);
+          await refreshCustomerSearch(tx, [id]);
           const messageIds = await this.messages.forNewCustomer(tx, id, email, {
             userName: fields.notifyUserName,
             passwordLink: fields.notifyPasswordLink,

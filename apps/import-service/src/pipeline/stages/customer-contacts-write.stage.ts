@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { deferSearchRefresh } from '@broker/inventory';
 import { SqlStage } from '../sql-stage.js';
 
 /** The main residence (address 0) replaced as a whole when the file gives any part of an address. */
@@ -55,7 +56,7 @@ export class CustomerContactsWriteStage extends SqlStage {
   readonly from = 'customersFinalized';
 
   protected async runIn(tx: EntityManager, processId: string): Promise<void> {
-    await this.staging.deferSearch(tx);
+    await deferSearchRefresh(tx);
     const [addresses] = await tx.query<{ count: number }[]>(WRITE_MAIN_ADDRESSES, [processId]);
     const [contacts] = await tx.query<{ count: number }[]>(ADD_CONTACTS, [processId]);
     await this.staging.refreshSearch(tx, processId);

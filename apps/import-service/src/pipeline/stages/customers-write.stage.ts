@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { deferSearchRefresh } from '@broker/inventory';
 import { SqlStage } from '../sql-stage.js';
 
 /** Customer fields an import carries; an empty field in the file never erases what the inventory holds. */
@@ -16,7 +17,7 @@ export class CustomersWriteStage extends SqlStage {
   readonly from = 'customersAssigned';
 
   protected async runIn(tx: EntityManager, processId: string): Promise<void> {
-    await this.staging.deferSearch(tx);
+    await deferSearchRefresh(tx);
     const [counts] = await tx.query<{ created: number; updated: number }[]>(
       `WITH written AS (
          INSERT INTO broker.customer (tenant_id, broker_id, external_key, person_type, ${IMPORTED_FIELDS.join(', ')})
