@@ -41,6 +41,12 @@ const IMPORT_PHASE_ROLES: Role[] = ['small', 'medium'];
 const IMPORT_PHASE_KINDS = ['surname', 'city'];
 const BATCH_CUSTOMERS = 20_000;
 const LOAD = { concurrency: 16, warmUp: 40, requests: 400 };
+/**
+ * Unmeasured searches of every caller and kind before a size is measured: a service just started (or whose data
+ * just grew ten times) answered its first thousands of requests up to twice as slowly as later ones (V8 still
+ * compiling its hot paths, pools and caches filling), which the per-kind warm-up of 40 did not cover.
+ */
+const STAGE_WARM_UP = { concurrency: 16, requests: 3_000 };
 const OVERLOAD_CONCURRENCY = 64;
 /** getKunde one after the other, alone, just before the overload phase. */
 const IDLE_PROBE = { concurrency: 1, warmUp: 40, requests: 400 };
@@ -391,11 +397,23 @@ interface Stage {
   callers: CallerResult[];
 }
 
+async function warmUp(callers: PoolCaller[]): Promise<void> {
+  log(`warm-up: ${count(STAGE_WARM_UP.requests)} searches of every caller and kind ...`);
+  let started = 0;
+  await searchWhile(
+    () => started++ < STAGE_WARM_UP.requests,
+    STAGE_WARM_UP.concurrency,
+    searchMix(callers),
+    (caller, q) => searchKunden(caller, q),
+  );
+}
+
 async function measureStage(
   bench: BrokerBench,
   callers: PoolCaller[],
   port: number,
 ): Promise<Omit<Stage, 'size' | 'writing' | 'sizes'>> {
+  await warmUp(callers);
   const cpu = cpuTimeMeter();
   const anreden = { port, apiClient: API_CLIENT, employee: EMPLOYEE };
   const comparison = await measure('no search: GET /anreden', ['-'], () => salutations(anreden), LOAD);
@@ -459,16 +477,21 @@ interface Overload {
   cpu: string;
 }
 
-/** Searches from `mix`, OVERLOAD_CONCURRENCY in flight, until `deadline` (ms since the epoch). */
-async function searchUntil(deadline: number, mix: [Caller, string][], tally: Tally): Promise<void> {
+/** Searches from `mix` in turn, `concurrency` in flight, each started while `more()` holds. */
+async function searchWhile(
+  more: () => boolean,
+  concurrency: number,
+  mix: [Caller, string][],
+  search: (caller: Caller, q: string) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   const searcher = async () => {
-    while (Date.now() < deadline) {
+    while (more()) {
       const [caller, q] = mix[next++ % mix.length];
-      await tallied(tally, signedGet(caller, searchPath(caller, q)));
+      await search(caller, q);
     }
   };
-  await Promise.all(Array.from({ length: OVERLOAD_CONCURRENCY }, searcher));
+  await Promise.all(Array.from({ length: concurrency }, searcher));
 }
 
 /** getKunde of the `ids` in turn, one at a time, until `deadline`; the latencies of the answers, ascending. */
@@ -492,7 +515,12 @@ async function overload(callers: PoolCaller[], probe: PoolCaller, duration: numb
   const started = process.hrtime.bigint();
   const deadline = Date.now() + duration * 1000;
   const [, probeLatencies] = await Promise.all([
-    searchUntil(deadline, searchMix(callers), searches),
+    searchWhile(
+      () => Date.now() < deadline,
+      OVERLOAD_CONCURRENCY,
+      searchMix(callers),
+      (caller, q) => tallied(searches, signedGet(caller, searchPath(caller, q))),
+    ),
     probeUntil(deadline, probe.caller, ids, probeTally),
   ]);
   return {

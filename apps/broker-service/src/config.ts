@@ -23,8 +23,12 @@ export const brokerEnvShape = {
   PASSWORD_PAGE_RATE_LIMIT: env.positiveInt(10),
   PASSWORD_PAGE_RATE_WINDOW_SECONDS: env.positiveInt(60),
   TRUSTED_PROXIES: env.trustedProxies(),
-  /** Connections of the search pool (beside the service's pool of 10): searches at once in PostgreSQL. */
-  SEARCH_CONNECTIONS: env.positiveInt(4),
+  /**
+   * Connections of the search pool (beside the service's pool of 10): searches at once in PostgreSQL, per process.
+   * Two: with four, a burst of searches held PostgreSQL's two cores and getKunde's p95 rose to 3.8 times its idle
+   * value (2.3 times with two; bench/README.md, 2026-11-28). Raise it with the database's cores.
+   */
+  SEARCH_CONNECTIONS: env.positiveInt(2),
   /**
    * Searches waiting for one of the SEARCH_CONNECTIONS places (taken before any of their work), and how long each
    * waits; a search beyond them, or waiting longer, is answered 503 with Retry-After.
