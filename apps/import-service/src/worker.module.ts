@@ -10,6 +10,13 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
+ * Two connections for each job at once (a stage may work beside its own transaction, SqlStage.besides, and holds
+ * its first connection until the second is done: with fewer, jobs holding one each could all wait for a second
+ * until the pool's wait ran out), and a few for the sweeper and the webhook deliveries.
+ */
+const poolSizeFor = (concurrency: number) => Math.max(10, 2 * concurrency + 4);
+
+/**
  * Area A, worker process: runs the import pipeline's jobs. It serves no API, only the probes
  * (/health/live, /health/ready) on its own PORT, for the orchestrator.
  */
@@ -24,6 +31,7 @@ export class WorkerModule {
           logLevel: config.LOG_LEVEL,
           databaseUrl: config.DATABASE_URL,
           databasePoolWaitMs: config.DB_POOL_WAIT_MS,
+          databasePoolSize: poolSizeFor(config.IMPORT_WORKER_CONCURRENCY),
           entities: inventoryEntities,
           redisUrl: config.REDIS_URL,
           errorBody: apiErrorBody,

@@ -170,4 +170,59 @@ describe('import pipeline recovery (worker process killed mid-pipeline)', () => 
     );
     expect(process.rows[0]?.amount_of_records).toBe(CONTRACTS);
   }, 120_000);
+
+  it('commits the contracts only after their customers became searchable: a kill in between loses nothing', async () => {
+    const contracts = 2_000;
+    const file = path.join(fixtureDir, 'beside.gdv');
+    await writeGdvPortfolio(createWriteStream(file), {
+      contracts,
+      contractsPerCustomer: CONTRACTS_PER_CUSTOMER,
+      policyPrefix: 'BES',
+    });
+    // A move of brokers in progress (each tenant's hierarchy lock, held exclusively) holds up every refresh of
+    // search documents, so the one beside the contracts' write waits while the write itself can finish.
+    const mover = new Client({ connectionString: database.url });
+    await mover.connect();
+    try {
+      await mover.query('BEGIN');
+      await mover.query('SELECT pg_advisory_xact_lock(broker.search_hierarchy_lock(id)) FROM broker.tenant');
+      if (worker && worker.exitCode === null && worker.signalCode === null) await kill(worker);
+      const id = await upload(file);
+      const child = await startWorker();
+      await statusIn(id, ['contractsPrepared']);
+      await waitFor(
+        async () => {
+          const waiting = await db.query(
+            `SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+              WHERE d.datname = current_database() AND l.locktype = 'advisory' AND NOT l.granted`,
+          );
+          return waiting.rows.length > 0 || undefined;
+        },
+        30_000,
+        () => 'the search refresh never waited for the move',
+      );
+      await kill(child);
+      expect(await status(id)).toBe('contractsPrepared');
+      const written = await db.query<{ count: number }>(
+        "SELECT count(*)::int AS count FROM broker.contract WHERE policy_number LIKE 'BES%'",
+      );
+      expect(written.rows[0]?.count).toBe(0);
+      await mover.query('COMMIT');
+
+      await startWorker();
+      await statusIn(id, ['processed']);
+      const counts = await db.query<{ created: number; updated: number; unsearchable: number }>(
+        `SELECT (p.stage_counts->>'contractsCreated')::int AS created,
+                (p.stage_counts->>'contractsUpdated')::int AS updated,
+                (SELECT count(*)::int FROM broker.contract k JOIN broker.customer c ON c.id = k.customer_id
+                  WHERE k.policy_number LIKE 'BES%'
+                    AND NOT EXISTS (SELECT 1 FROM broker.customer_search s WHERE s.customer_id = c.id)) AS unsearchable
+           FROM "import".import_process p WHERE p.id = $1`,
+        [id],
+      );
+      expect(counts.rows[0]).toEqual({ created: contracts, updated: 0, unsearchable: 0 });
+    } finally {
+      await mover.end();
+    }
+  }, 120_000);
 });

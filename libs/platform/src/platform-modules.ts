@@ -22,6 +22,8 @@ export interface PlatformSettings {
   databaseUrl: string;
   /** How long a request waits for a free database connection before it is refused with 503 (DB_POOL_WAIT_MS). */
   databasePoolWaitMs: number;
+  /** Connections of the process's pool; 10 unless set. */
+  databasePoolSize?: number;
   entities?: DatabaseSettings['entities'];
   /** Set when the process uses Redis; readiness then checks it too. */
   redisUrl?: string;
@@ -50,6 +52,7 @@ export class PlatformModule {
           applicationName: settings.service,
           entities: settings.entities,
           poolWaitMs: settings.databasePoolWaitMs,
+          poolSize: settings.databasePoolSize,
         }),
         HealthModule.forRoot({ redisUrl: settings.redisUrl }),
         MetricsModule.forRoot(settings.service),

@@ -7,23 +7,23 @@ import {
 
 /**
  * Each stage's share of a typical import, by the status it produces: seconds per status of the 300,000-contract
- * run of `pnpm bench:import` (bench/README.md), rounded; decoding the file and building the search documents
- * take the most.
+ * run of `pnpm bench:import` (bench/README.md, 2026-11-28), in per cent, rounded; decoding the file and writing the
+ * contracts (with the search documents beside them) take the most.
  */
 const STAGE_WEIGHTS: Partial<Record<ImportPipelineStatus, number>> = {
   transmitted: 0.5,
-  received: 1,
-  imported: 25,
-  validated: 5,
-  customersParsed: 9,
-  customersPrepared: 4.5,
-  customersAssigned: 2,
-  customersFinalized: 6,
-  customersDone: 22.5,
-  contractsPrepare: 4.5,
-  contractsPrepared: 4.5,
-  contractsFinalized: 14,
-  processed: 1.5,
+  received: 2,
+  imported: 30,
+  validated: 2,
+  customersParsed: 11,
+  customersPrepared: 1.5,
+  customersAssigned: 0.5,
+  customersFinalized: 10,
+  customersDone: 7.5,
+  contractsPrepare: 4,
+  contractsPrepared: 1,
+  contractsFinalized: 28,
+  processed: 2,
 };
 const TOTAL_WEIGHT = Object.values(STAGE_WEIGHTS).reduce((sum, weight) => sum + weight, 0);
 

@@ -23,10 +23,22 @@ const ISSUE_STAGE = 'contractsFinalized';
  * contractsPrepared → contractsFinalized: the linked contracts written in one upsert on tenant, company and
  * policy number. The broker guard repeats contractsPrepared's check for a contract another broker took over
  * in between; such a contract is left as it is and reported with its line, as the check would have.
+ *
+ * Beside it, in a transaction of its own that commits first, the customers the process wrote become searchable as
+ * they now are: one set-based refresh of their search documents, deferred by the customer stages. The two touch
+ * different tables (the contracts' foreign-key checks share the customers' rows with the refresh's lock without
+ * waiting), so PostgreSQL does them at once, and the customers are searchable before the process is `processed`.
  */
 @Injectable()
 export class ContractsWriteStage extends SqlStage {
   readonly from = 'contractsPrepared';
+
+  protected override besides(processId: string): Promise<void> {
+    return this.db.transaction(async (tx) => {
+      await this.staging.useBulkMemory(tx);
+      await this.staging.refreshSearch(tx, processId);
+    });
+  }
 
   protected async runIn(tx: EntityManager, processId: string): Promise<void> {
     await this.staging.clearIssues(tx, processId, ISSUE_STAGE);

@@ -48,8 +48,8 @@ const ADD_CONTACTS = `
   SELECT count(*)::int AS count FROM written`;
 
 /**
- * customersFinalized → customersDone: the written customers' main addresses and contact entries; then the
- * customers become searchable as they now are (one set-based refresh of their search documents).
+ * customersFinalized → customersDone: the written customers' main addresses and contact entries. Their search
+ * documents are written with the contracts (ContractsWriteStage), beside them.
  */
 @Injectable()
 export class CustomerContactsWriteStage extends SqlStage {
@@ -59,7 +59,6 @@ export class CustomerContactsWriteStage extends SqlStage {
     await deferSearchRefresh(tx);
     const [addresses] = await tx.query<{ count: number }[]>(WRITE_MAIN_ADDRESSES, [processId]);
     const [contacts] = await tx.query<{ count: number }[]>(ADD_CONTACTS, [processId]);
-    await this.staging.refreshSearch(tx, processId);
     await this.staging.recordCounts(tx, processId, {
       addressesWritten: addresses?.count ?? 0,
       contactsAdded: contacts?.count ?? 0,

@@ -10,7 +10,7 @@ const IMPORTED_FIELDS = ['salutation', 'title', 'first_name', 'last_name', 'comp
  * customersAssigned → customersFinalized: the accepted customers written in one upsert keyed by tenant,
  * target broker and external key: new ones are created, matched ones (and any another import created in the
  * meantime) updated. Every merged customer learns its inventory id. Their search documents are written once,
- * with their addresses and contacts, in the next stage.
+ * after their addresses and contacts, beside the contracts' write (ContractsWriteStage).
  */
 @Injectable()
 export class CustomersWriteStage extends SqlStage {
