@@ -36,7 +36,23 @@ export interface ConcurrentImports {
   workerPeakRssMiB: number | null;
   before: KindResult[];
   /** Each round of searches started while an import was still running. */
-  during: KindResult[][];
+  during: SearchRound[];
+}
+
+/** A round of searches while importing: the imports' statuses when it began, and its results per kind. */
+interface SearchRound {
+  statuses: string[];
+  results: KindResult[];
+}
+
+/** Each process's status, in the order of the given ids (those uploaded so far). */
+async function importStatuses(db: Pool, processIds: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ status: string }>(
+    `SELECT p.status FROM unnest($1::uuid[]) WITH ORDINALITY AS i(id, n)
+       JOIN "import".import_process p ON p.id = i.id ORDER BY i.n`,
+    [processIds],
+  );
+  return rows.map((row) => row.status);
 }
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -100,9 +116,11 @@ export async function runConcurrentImports(
     const before = await measureSearches();
     log(`${plan.imports} imports of ${plan.contracts} contracts at once ...`);
     const started = process.hrtime.bigint();
+    const processIds: string[] = [];
     const outcomes = brokers.map(async (broker): Promise<ImportOutcome> => {
       const token = await environment.authServer.token({ claims: { broker_id: broker } });
       const processId = await uploadGdv(services.api.port, fileOf(broker), token);
+      processIds.push(processId);
       await waitForProcessed(db, processId);
       const seconds = since(started);
       return {
@@ -116,10 +134,11 @@ export async function runConcurrentImports(
     const ended = Promise.all(outcomes).finally(() => (running = false));
     // A failed import is reported by the await below; until then it must not count as unhandled.
     ended.catch(() => undefined);
-    const during: KindResult[][] = [];
+    const during: SearchRound[] = [];
     while (running) {
       log(`searches while importing, round ${during.length + 1} ...`);
-      during.push(await measureSearches());
+      const statuses = await importStatuses(db, processIds);
+      during.push({ statuses, results: await measureSearches() });
     }
     const result = {
       plan,
@@ -169,10 +188,19 @@ export function concurrentImportLines(result: ConcurrentImports): string[] {
     '|---|---:|---:|---:|',
   ];
   for (const [index, before] of result.before.entries()) {
-    const slowest = Math.max(...result.during.map((round) => round[index]?.p95 ?? 0));
+    const slowest = Math.max(...result.during.map((round) => round.results[index]?.p95 ?? 0));
     lines.push(
       `| ${before.kind} | ${before.p95.toFixed(1)} | ${slowest.toFixed(1)} | ${(slowest / before.p95).toFixed(2)} |`,
     );
   }
+  lines.push(
+    '',
+    `| round | the imports' statuses when it began | ${result.before.map((kind) => `${kind.kind} p95 ms`).join(' | ')} |`,
+    `|---:|---|${result.before.map(() => '---:').join('|')}|`,
+    ...result.during.map(
+      (round, index) =>
+        `| ${index + 1} | ${round.statuses.join(', ') || 'uploading'} | ${round.results.map((kind) => kind.p95.toFixed(1)).join(' | ')} |`,
+    ),
+  );
   return lines;
 }

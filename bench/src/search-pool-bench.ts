@@ -2,6 +2,7 @@ import type { Client } from 'pg';
 import { BrokerBench, insertCaller, percentile } from './broker-fixture.js';
 import { insertPoolLayer, layerBrokerOf, poolLayer } from './broker-pool.js';
 import { cpuTimeMeter } from './cpu-time.js';
+import { databaseBackgroundMeter } from './database-background.js';
 import {
   type Caller,
   customerPath,
@@ -393,6 +394,8 @@ interface Stage {
   writing: Writing;
   sizes: string;
   cpu: string;
+  /** PostgreSQL's own work (autovacuum, checkpoints) while the searches were measured. */
+  background: string;
   salutations: KindResult;
   callers: CallerResult[];
 }
@@ -415,17 +418,24 @@ async function measureStage(
 ): Promise<Omit<Stage, 'size' | 'writing' | 'sizes'>> {
   await warmUp(callers);
   const cpu = cpuTimeMeter();
+  const database = await databaseBackgroundMeter(bench.db);
   const anreden = { port, apiClient: API_CLIENT, employee: EMPLOYEE };
   const comparison = await measure('no search: GET /anreden', ['-'], () => salutations(anreden), LOAD);
   const measured: KindResult[][] = [];
   for (const pool of callers) measured.push(await measureCaller(pool));
   const cpuWhileMeasuring = cpu.read();
+  const backgroundWhileMeasuring = await database.read();
   const results: CallerResult[] = [];
   for (const [index, pool] of callers.entries()) {
     const kinds = measured[index] ?? [];
     results.push({ pool, results: kinds, check: await checkTotals(bench.db, pool, kinds) });
   }
-  return { cpu: cpuWhileMeasuring, salutations: comparison, callers: results };
+  return {
+    cpu: cpuWhileMeasuring,
+    background: backgroundWhileMeasuring,
+    salutations: comparison,
+    callers: results,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -554,7 +564,7 @@ function writingLine(stage: Stage): string {
     `${ms(writing.writeSeconds)} s (${count(Math.round(writing.customers / writing.writeSeconds))} customers/s; ` +
     `COPY customers ${customers} s, addresses ${addresses} s, contacts ${contacts} s; ${count(BATCH_CUSTOMERS)} ` +
     `a statement, search triggers on), ANALYZE ${ms(writing.analyzeSeconds)} s. Sizes: ${stage.sizes}. ` +
-    `While measuring: ${stage.cpu}.`
+    `While measuring: ${stage.cpu}; ${stage.background}.`
   );
 }
 
