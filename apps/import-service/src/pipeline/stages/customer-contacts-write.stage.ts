@@ -20,7 +20,10 @@ const WRITE_MAIN_ADDRESSES = `
 
 /**
  * Contact entries the customer does not have yet (same kind, same value ignoring case) are added; the first new
- * one of a kind becomes the standard entry when the customer has no standard entry of that kind.
+ * one of a kind becomes the standard entry when the customer has no standard entry of that kind. The customer's
+ * entries are looked up per offered entry (LATERAL ... LIMIT 1): as NOT EXISTS, PostgreSQL planned an anti join
+ * over every contact of the tenant (it guesses 100 entries per jsonb array), 14 s of a 50,000-contract import into
+ * a tenant of 2,000,000 customers against 0.7 s into an empty one.
  */
 const ADD_CONTACTS = `
   WITH offered AS (
@@ -34,9 +37,11 @@ const ADD_CONTACTS = `
   fresh AS (
     SELECT o.*, row_number() OVER (PARTITION BY o.customer_id, o.contact_type ORDER BY o.value) AS rank
       FROM offered o
-     WHERE NOT EXISTS (SELECT 1 FROM broker.contact k
-                        WHERE k.customer_id = o.customer_id AND k.contact_type = o.contact_type
-                          AND lower(k.value) = lower(o.value))),
+      LEFT JOIN LATERAL (SELECT true AS known FROM broker.contact k
+                          WHERE k.customer_id = o.customer_id AND k.contact_type = o.contact_type
+                            AND lower(k.value) = lower(o.value)
+                          LIMIT 1) existing ON true
+     WHERE existing.known IS NULL),
   written AS (
     INSERT INTO broker.contact (tenant_id, customer_id, context, contact_type, value, is_standard)
     SELECT f.tenant_id, f.customer_id, f.context, f.contact_type, f.value,
