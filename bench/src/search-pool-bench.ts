@@ -21,7 +21,7 @@ import {
   type ImportPlan,
   runConcurrentImports,
 } from './pool-imports.js';
-import { referenceTotals, visibleBrokers } from './search-reference.js';
+import { buildReferenceVocabulary, referenceTotals, visibleBrokers } from './search-reference.js';
 import { copyCustomers, prng } from './synthetic-customers.js';
 
 /**
@@ -425,6 +425,7 @@ async function measureStage(
   for (const pool of callers) measured.push(await measureCaller(pool));
   const cpuWhileMeasuring = cpu.read();
   const backgroundWhileMeasuring = await database.read();
+  await buildReferenceVocabulary(bench.db);
   const results: CallerResult[] = [];
   for (const [index, pool] of callers.entries()) {
     const kinds = measured[index] ?? [];
