@@ -421,6 +421,15 @@ describe('import pipeline (worker on real Redis and PostgreSQL)', () => {
       });
       const afterFirst = await inventoryOf('V1000', '%:9999:%');
       expect(afterFirst.contracts).toHaveLength(14);
+      // Each kind of contact entry a customer has got exactly one standard entry (the first new one of its kind).
+      const standards = await db.query<{ kinds: number; wrong: number }>(
+        `SELECT count(*)::int AS kinds, count(*) FILTER (WHERE standards <> 1)::int AS wrong
+           FROM (SELECT k.customer_id, k.contact_type, count(*) FILTER (WHERE k.is_standard) AS standards
+                   FROM broker.contact k JOIN broker.customer c ON c.id = k.customer_id
+                  WHERE c.external_key LIKE '%:9999:%' GROUP BY k.customer_id, k.contact_type) kinds`,
+      );
+      expect(standards.rows[0]?.kinds).toBeGreaterThan(10);
+      expect(standards.rows[0]?.wrong).toBe(0);
       expect(afterFirst.customers).toHaveLength(10);
       expect(await amountOfRecords(first)).toBe(14);
 
