@@ -73,8 +73,9 @@ class RolledBack extends Error {
  * Runs an import's stages, from decoding the file to the contracts' upsert, in one transaction that is always
  * rolled back: the same code, the same checks and the same counts as the import, and nothing of it is ever seen
  * by another transaction or kept. The process it runs for is a row the transaction writes itself (`shadow`), so
- * nothing outside is locked but what an import's stages lock (the customers and contracts it would write, the
- * tenant's search lock), until the rollback.
+ * nothing outside is locked but what an import's stages lock (the customers and contracts it would write), until
+ * the rollback. The search documents are left out: they are written beside the contracts' stage (SqlStage.besides),
+ * which a dry run does not run.
  */
 export class DryRunner {
   constructor(

@@ -19,6 +19,9 @@ const CONTRACT_FIELDS = [
 
 const ISSUE_STAGE = 'contractsFinalized';
 
+/** How long the search documents' refresh beside the upsert waits for a lock before it gives up. */
+const REFRESH_LOCK_WAIT_S = 300;
+
 /**
  * contractsPrepared → contractsFinalized: the linked contracts written in one upsert on tenant, company and
  * policy number. The broker guard repeats contractsPrepared's check for a contract another broker took over
@@ -36,6 +39,10 @@ export class ContractsWriteStage extends SqlStage {
   protected override besides(processId: string): Promise<void> {
     return this.db.transaction(async (tx) => {
       await this.staging.useBulkMemory(tx);
+      // The contracts' transaction waits for this one outside PostgreSQL's view: a lock this one waits for, held
+      // by a transaction that waits for the contracts' locks, would be a deadlock no one detects. The bound ends
+      // it (the job is retried); a move of brokers, which holds the tenant's search lock, takes far less.
+      await tx.query(`SET LOCAL lock_timeout = '${REFRESH_LOCK_WAIT_S}s'`);
       await this.staging.refreshSearch(tx, processId);
     });
   }
