@@ -2,15 +2,14 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { ApiKeyCipher } from '@broker/auth';
 import { findWorkspaceRoot, stopChild } from '@broker/local-services';
 import {
   createTestDatabase,
   createTestRedisNamespace,
-  insertBrokerFixture,
   type TestDatabase,
   type TestRedisNamespace,
 } from '@broker/testing';
+import { createApiClients, createEmployees, insertBrokerFixture, withAdministration } from '@broker/fixtures';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
 
 /** The fixture's tenant, its brokers by number, and the key the service decrypts API keys with. */
@@ -27,30 +26,26 @@ export interface ApiClientKey {
 }
 
 /**
- * Like the broker service's test fixture: an API client of the broker `brokerId` (key stored encrypted with the
- * fixture's key) and, when `employee` is given, an employee of that broker with that code.
+ * Like the broker service's test fixture: an API client of broker `brokerNumber` (its key stored encrypted with the
+ * fixture's key) and, when `employee` is given, an employee of that broker with that code, through the administration.
  */
 export async function insertCaller(
-  db: Client,
+  databaseUrl: string,
   fixture: Fixture,
-  brokerId: string,
+  brokerNumber: string,
   apiClient: ApiClientKey,
   employee?: string,
 ): Promise<void> {
-  if (employee !== undefined)
-    await db.query(
-      `INSERT INTO broker.employee (tenant_id, broker_id, employee_code, first_name, last_name)
-       VALUES ($1, $2, $3, 'Bench', 'Mark')`,
-      [fixture.tenantId, brokerId, employee],
-    );
-  await db.query(
-    `INSERT INTO broker.api_client (tenant_id, broker_id, api_id, api_key_ciphertext) VALUES ($1, $2, $3, $4)`,
-    [
-      fixture.tenantId,
-      brokerId,
-      apiClient.apiId,
-      new ApiKeyCipher(fixture.encryptionKey).encrypt(apiClient.apiKey),
-    ],
+  await withAdministration(
+    databaseUrl,
+    async (admin) => {
+      if (employee !== undefined)
+        await createEmployees(admin, 'demo', [
+          { broker: brokerNumber, number: employee, name: 'Bench Mark' },
+        ]);
+      await createApiClients(admin, 'demo', [{ broker: brokerNumber, ...apiClient }]);
+    },
+    fixture.encryptionKey,
   );
 }
 
@@ -60,6 +55,7 @@ export async function insertCaller(
  */
 export async function insertApiClient(
   db: Client,
+  databaseUrl: string,
   apiClient: ApiClientKey,
   employee?: string,
 ): Promise<Fixture> {
@@ -68,7 +64,7 @@ export async function insertApiClient(
   );
   const brokers = Object.fromEntries(rows.map((row) => [row.broker_number, row.id]));
   const fixture = { tenantId: rows[0]?.tenant_id ?? '', brokers, encryptionKey: randomBytes(32) };
-  await insertCaller(db, fixture, brokers.V1000 ?? '', apiClient, employee);
+  await insertCaller(databaseUrl, fixture, 'V1000', apiClient, employee);
   return fixture;
 }
 
@@ -101,7 +97,7 @@ export class BrokerBench {
       database,
       createTestRedisNamespace(),
       db,
-      await insertApiClient(db, apiClient, employee),
+      await insertApiClient(db, database.url, apiClient, employee),
     );
   }
 

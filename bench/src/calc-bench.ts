@@ -2,10 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
-import { Client } from 'pg';
 import { findWorkspaceRoot, stopChild } from '@broker/local-services';
+import { FIXTURE_WRITE, withAdministration } from '@broker/fixtures';
 import { createTestDatabase } from '@broker/testing';
 import { cpuTimeMeter } from './cpu-time.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
@@ -35,7 +34,7 @@ const ROUNDS = 3;
 const DEFAULT_SECONDS = 8;
 const VARIED_REQUESTS = 2_000;
 const PATH = '/api/v1/calculate/private-liability';
-const USER = { username: 'bench', password: 'bench-password-1' };
+const USER = { username: 'bench', password: 'Kiesel Abendrot Mondschein' };
 const DAY = 86_400;
 
 /** A couple with children, the policyholder a teacher asking for service liability, paying monthly. */
@@ -101,14 +100,12 @@ async function measure(
   };
 }
 
+/** The bench's calculation user, made as every calculation user is: through the administration. */
 async function addUser(databaseUrl: string): Promise<void> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  await db.query(
-    `INSERT INTO calc.user_account (tenant_code, username, password_hash, disabled) VALUES ('demo', $1, $2, false)`,
-    [USER.username, await hash(USER.password)],
-  );
-  await db.end();
+  await withAdministration(databaseUrl, async (admin) => {
+    await admin.tenants.create(FIXTURE_WRITE, { id: 'demo', name: 'Demo' });
+    await admin.calcUsers.create(FIXTURE_WRITE, 'demo', USER);
+  });
 }
 
 async function login(port: number): Promise<string> {

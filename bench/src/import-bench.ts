@@ -10,10 +10,10 @@ import {
   createTestDatabase,
   createTestRedisNamespace,
   type ImportTestEnvironment,
-  insertBrokerFixture,
   type TestDatabase,
   writeGdvPortfolio,
 } from '@broker/testing';
+import { insertBrokerFixture } from '@broker/fixtures';
 import { cpuTimeMeter } from './cpu-time.js';
 import { peakRssMiB, stageSeconds, startImportServices, uploadGdv, waitForProcessed } from './import-run.js';
 

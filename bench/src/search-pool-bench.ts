@@ -279,7 +279,7 @@ function callerChooser(bench: BrokerBench, port: number) {
   const enlist = async (reach: BrokerReach): Promise<Caller> => {
     const apiClient = { apiId: `pool-${reach.number}`, apiKey: `pool-key-${reach.number}-0123456789` };
     if (!inserted.has(reach.number))
-      await insertCaller(bench.db, bench.fixture, reach.id, apiClient, EMPLOYEE);
+      await insertCaller(bench.database.url, bench.fixture, reach.number, apiClient, EMPLOYEE);
     inserted.add(reach.number);
     return { port, apiClient, employee: EMPLOYEE };
   };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { ApiKeyCipher, svcDigest, svcOtp } from '@broker/auth';
+import { svcDigest, svcOtp } from '@broker/auth';
+import { createApiClients, createEmployees, withAdministration } from '@broker/fixtures';
 
 /** An API client of the employee fixture: its id and key in clear text, for signing test requests. */
 export interface FixtureApiClient {
@@ -24,15 +25,31 @@ export const FIXTURE_API_CLIENTS = {
 export const FIXTURE_EMPLOYEES = { main: '01_01', other: '02_01', blocked: '01_99' };
 
 /**
- * On top of insertBrokerFixture: employees and API clients (keys encrypted with `encryptionKey`), and one
- * customer each of V1000 ("Anna Aktuell"), V1003 ("Bernd Unten") and V2000 ("Clara Fremd").
- * Returns the customers' ids.
+ * On top of insertBrokerFixture: employees and API clients (keys encrypted with `encryptionKey`), made through the
+ * administration's use cases, and one customer each of V1000 ("Anna Aktuell"), V1003 ("Bernd Unten") and V2000
+ * ("Clara Fremd"). Returns the customers' ids.
  */
 export async function insertEmployeeFixture(
   databaseUrl: string,
   encryptionKey: Buffer,
 ): Promise<{ v1000Customer: string; v1003Customer: string; v2000Customer: string }> {
-  const cipher = new ApiKeyCipher(encryptionKey);
+  await withAdministration(
+    databaseUrl,
+    async (admin) => {
+      await createEmployees(admin, 'demo', [
+        { broker: 'V1000', number: FIXTURE_EMPLOYEES.main, name: 'Erika Test' },
+        { broker: 'V2000', number: FIXTURE_EMPLOYEES.other, name: 'Max Test' },
+        { broker: 'V1000', number: FIXTURE_EMPLOYEES.blocked, name: 'Gesperrt Test', disabled: true },
+      ]);
+      await createApiClients(admin, 'demo', [
+        { broker: 'V1000', ...FIXTURE_API_CLIENTS.main },
+        { broker: 'V2000', ...FIXTURE_API_CLIENTS.other },
+        { broker: 'V1900', ...FIXTURE_API_CLIENTS.blockedBroker },
+        { broker: 'V1000', ...FIXTURE_API_CLIENTS.blockedClient, blocked: true },
+      ]);
+    },
+    encryptionKey,
+  );
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -45,34 +62,8 @@ export async function insertEmployeeFixture(
       ).rows[0];
     const v1000 = await broker('V1000');
     const v1003 = await broker('V1003');
-    const v1900 = await broker('V1900');
     const v2000 = await broker('V2000');
     const tenantId = v1000.tenant_id;
-    const employees: [string, string, string, boolean][] = [
-      [v1000.id, FIXTURE_EMPLOYEES.main, 'Erika', false],
-      [v2000.id, FIXTURE_EMPLOYEES.other, 'Max', false],
-      [v1000.id, FIXTURE_EMPLOYEES.blocked, 'Gesperrt', true],
-    ];
-    for (const [brokerId, code, name, blocked] of employees) {
-      await client.query(
-        `INSERT INTO broker.employee (tenant_id, broker_id, employee_code, first_name, last_name, blocked)
-         VALUES ($1, $2, $3, $4, 'Test', $5)`,
-        [tenantId, brokerId, code, name, blocked],
-      );
-    }
-    const clients: [string, FixtureApiClient, boolean][] = [
-      [v1000.id, FIXTURE_API_CLIENTS.main, false],
-      [v2000.id, FIXTURE_API_CLIENTS.other, false],
-      [v1900.id, FIXTURE_API_CLIENTS.blockedBroker, false],
-      [v1000.id, FIXTURE_API_CLIENTS.blockedClient, true],
-    ];
-    for (const [brokerId, apiClient, blocked] of clients) {
-      await client.query(
-        `INSERT INTO broker.api_client (tenant_id, broker_id, api_id, api_key_ciphertext, blocked)
-         VALUES ($1, $2, $3, $4, $5)`,
-        [tenantId, brokerId, apiClient.apiId, cipher.encrypt(apiClient.apiKey), blocked],
-      );
-    }
     const customer = async (brokerId: string, firstName: string, lastName: string) =>
       (
         await client.query<{ id: string }>(

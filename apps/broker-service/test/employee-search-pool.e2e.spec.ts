@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { FIXTURE_WRITE, importFixtureRows, withAdministration } from '@broker/fixtures';
 import type { FixtureApiClient } from './employee-fixture.js';
 import { BASE, BROKER_BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
@@ -50,18 +51,19 @@ describe('employee service: searchKunden in a broker pool', () => {
     return rows.map((row) => row.id).sort();
   }
 
-  /** Brokers P1..P300 (every tenth with a sub-broker PnS), each with a few customers, written set-based. */
+  /**
+   * Brokers P1..P300 (every tenth with a sub-broker PnS) through the administration's master-data import, each with
+   * a few customers, written set-based.
+   */
   async function insertPool(): Promise<void> {
-    await db.query(
-      `INSERT INTO broker.broker (tenant_id, broker_number, name)
-       SELECT $1, 'P' || n, 'Pool ' || n FROM generate_series(1, ${POOL_BROKERS}) n`,
-      [tenantId],
-    );
-    await db.query(
-      `INSERT INTO broker.broker (tenant_id, broker_number, name, parent_id)
-       SELECT $1, broker_number || 'S', name || ' unten', id FROM broker.broker
-        WHERE broker_number ~ '^P[0-9]*0$'`,
-      [tenantId],
+    const numbers = Array.from({ length: POOL_BROKERS }, (_, index) => index + 1);
+    await withAdministration(service.database.url, (admin) =>
+      importFixtureRows(admin, 'demo', 'brokers', [
+        ...numbers.map((n) => ({ number: `P${n}`, name: `Pool ${n}` })),
+        ...numbers
+          .filter((n) => n % 10 === 0)
+          .map((n) => ({ number: `P${n}S`, name: `Pool ${n} unten`, parent: `P${n}` })),
+      ]),
     );
     const pick = (list: string[], seed: string) =>
       `(ARRAY['${list.join("','")}'])[1 + (${seed}) % ${list.length}]`;
@@ -249,10 +251,16 @@ describe('employee service: searchKunden in a broker pool', () => {
     });
 
     it('holds up a move in its tenant until it commits, and no move in another tenant', async () => {
+      await withAdministration(service.database.url, async (admin) => {
+        await admin.tenants.create(FIXTURE_WRITE, { id: 'zweiter-pool', name: 'Zweiter Pool' });
+        await importFixtureRows(admin, 'zweiter-pool', 'brokers', [
+          { number: 'Z1', name: 'Zweit Z1' },
+          { number: 'Z2', name: 'Zweit Z2' },
+        ]);
+      });
       const { rows } = await db.query<{ id: string }>(
-        `WITH tenant AS (INSERT INTO broker.tenant (code, name) VALUES ('zweiter-pool', 'Zweiter Pool') RETURNING id)
-         INSERT INTO broker.broker (tenant_id, broker_number, name)
-         SELECT id, number, 'Zweit ' || number FROM tenant, unnest(ARRAY['Z1', 'Z2']) number RETURNING id::text`,
+        `SELECT b.id::text FROM broker.broker b JOIN broker.tenant t ON t.id = b.tenant_id
+          WHERE t.code = 'zweiter-pool' ORDER BY b.broker_number`,
       );
       const [other, otherParent] = rows.map((row) => Number(row.id));
       let holder = await refreshing();

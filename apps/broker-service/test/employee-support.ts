@@ -3,16 +3,15 @@ import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { ApiKeyCipher } from '@broker/auth';
 import { parseConfig } from '@broker/config';
 import { createHttpApp } from '@broker/platform';
 import {
   createTestDatabase,
   createTestRedisNamespace,
-  insertBrokerFixture,
   type TestDatabase,
   type TestRedisNamespace,
 } from '@broker/testing';
+import { createApiClients, createEmployees, insertBrokerFixture, withAdministration } from '@broker/fixtures';
 import { AppModule } from '../src/app.module.js';
 import { brokerEnvShape } from '../src/config.js';
 import { BROKER_HTTP_SETTINGS } from '../src/http-settings.js';
@@ -35,6 +34,8 @@ export interface EmployeeTestService {
   /** A connection to that database, for a test's own reads and writes; closed with the service. */
   db: Client;
   customers: { v1000Customer: string; v1003Customer: string; v2000Customer: string };
+  /** The key the service reads API keys with (API_KEY_ENCRYPTION_KEY). */
+  encryptionKey: Buffer;
   /** A request signed with a fresh digest header group (default: the V1000 client). */
   call(
     method: 'get' | 'post' | 'put' | 'patch' | 'delete',
@@ -74,6 +75,7 @@ export async function startEmployeeTestService(
     database,
     db,
     customers,
+    encryptionKey,
     call(method, path, options = {}) {
       const test = request(app.getHttpServer() as App)
         [method](path)
@@ -84,13 +86,20 @@ export async function startEmployeeTestService(
     employeePath: (path, employee = FIXTURE_EMPLOYEES.main) => `${BASE}/${employee}${path}`,
     async addApiClient(brokerId, employeeCode) {
       const apiClient = { apiId: `api-${brokerId}`, apiKey: randomBytes(16).toString('hex') };
-      await db.query(
-        `WITH b AS (SELECT tenant_id FROM broker.broker WHERE id = $1),
-              e AS (INSERT INTO broker.employee (tenant_id, broker_id, employee_code, first_name, last_name)
-                    SELECT tenant_id, $1, $2, 'Added', 'Test' FROM b)
-         INSERT INTO broker.api_client (tenant_id, broker_id, api_id, api_key_ciphertext)
-         SELECT tenant_id, $1, $3, $4 FROM b`,
-        [brokerId, employeeCode, apiClient.apiId, new ApiKeyCipher(encryptionKey).encrypt(apiClient.apiKey)],
+      const { rows } = await db.query<{ number: string }>(
+        'SELECT broker_number AS number FROM broker.broker WHERE id = $1',
+        [brokerId],
+      );
+      const brokerNumber = rows[0].number;
+      await withAdministration(
+        database.url,
+        async (admin) => {
+          await createEmployees(admin, 'demo', [
+            { broker: brokerNumber, number: employeeCode, name: 'Added Test' },
+          ]);
+          await createApiClients(admin, 'demo', [{ broker: brokerNumber, ...apiClient }]);
+        },
+        encryptionKey,
       );
       return apiClient;
     },

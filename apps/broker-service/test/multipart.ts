@@ -83,4 +83,5 @@ export const TEST_CALLER: SvcPrincipal = {
   brokerId: '7',
   brokerNumber: 'V1000',
   apiClientId: '3',
+  apiId: 'main-api',
 };

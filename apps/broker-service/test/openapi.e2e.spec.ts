@@ -16,7 +16,7 @@ interface OpenApiDocument {
   openapi: string;
   servers: { url: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
 }
 
 describe('OpenAPI documents of the broker and employee services', () => {
@@ -39,17 +39,24 @@ describe('OpenAPI documents of the broker and employee services', () => {
     return document;
   }
 
-  it('describes the broker service: sub-broker update, lists and the multi-call, nothing of the employee service', async () => {
+  it('describes the broker service: sub-brokers, lists and the multi-call, nothing of the employee service', async () => {
     const document = await documentAt(BROKER_BASE);
     expect(document.servers.map((server) => server.url)).toEqual([
       '/service/{tenant}/broker/1.0/rest',
       '/service/{tenant}/broker/v1/rest',
     ]);
     expect(Object.keys(document.paths).sort()).toEqual(
-      ['/', '/laender', '/vermittler/{vmt}', '/{vmt}/gesellschaften'].sort(),
+      ['/', '/laender', '/vermittler', '/vermittler/{vmt}', '/{vmt}/gesellschaften'].sort(),
     );
-    expect(Object.keys(document.paths['/vermittler/{vmt}'])).toEqual(['patch']);
+    expect(Object.keys(document.paths['/vermittler/{vmt}']).sort()).toEqual(['get', 'patch']);
     expect(document.paths['/vermittler/{vmt}'].patch.operationId).toBe('updateUntervermittler');
+    expect(document.paths['/vermittler/{vmt}'].get?.operationId).toBe('getVermittler');
+    expect(document.paths['/vermittler'].post?.operationId).toBe('createUntervermittler');
+    expect(document.paths['/vermittler'].get?.operationId).toBe('listUntervermittler');
+    expect(document.components.schemas.UntervermittlerAnlageInput?.required).toEqual([
+      'Vermittlernummer',
+      'Name',
+    ]);
     expect(Object.keys(document.paths['/'])).toEqual(['post']);
     expect(Object.keys(document.paths['/'].post.requestBody?.content ?? {})).toEqual(['multipart/related']);
     const input = document.components.schemas.UntervermittlerdatensatzInput;

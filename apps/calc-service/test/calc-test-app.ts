@@ -1,18 +1,19 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
-import { hash } from '@node-rs/argon2';
 import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { LoginTokenService } from '@broker/auth';
 import { parseConfig } from '@broker/config';
 import { createHttpApp } from '@broker/platform';
+import { FIXTURE_WRITE, withAdministration } from '@broker/fixtures';
 import { createTestDatabase, type TestDatabase } from '@broker/testing';
 import { AppModule } from '../src/app.module.js';
 import { type CalcConfig, calcEnvShape } from '../src/config.js';
 import { CALC_HTTP_SETTINGS } from '../src/http-settings.js';
 
-export const PASSWORD = 'richtiges-passwort';
+/** A password the platform's rules take (zxcvbn score 4, no user name in it). */
+export const PASSWORD = 'Kiesel Abendrot Mondschein';
 
 /** Users of the test tenant `demo`, all with PASSWORD; `gesperrt` is disabled. */
 const USERS = [
@@ -24,6 +25,8 @@ const USERS = [
 export interface CalcTestApp {
   app: INestApplication;
   config: CalcConfig;
+  /** The service's database, for the administration's use cases. */
+  databaseUrl: string;
   server(): App;
   login(username: string, password: string): request.Test;
   /** A fresh token of the user `Rechner`. */
@@ -38,16 +41,13 @@ export interface CalcTestApp {
 /** The calculation service on Fastify, as main.ts builds it, over its own test database with a few users. */
 export async function startCalcTestApp(env: Record<string, string> = {}): Promise<CalcTestApp> {
   const database: TestDatabase = await createTestDatabase();
-  const db = new Client({ connectionString: database.url });
-  await db.connect();
-  const passwordHash = await hash(PASSWORD);
-  for (const [username, disabled] of USERS) {
-    await db.query(
-      `INSERT INTO calc.user_account (tenant_code, username, password_hash, disabled) VALUES ('demo', $1, $2, $3)`,
-      [username, passwordHash, disabled],
-    );
-  }
-  await db.end();
+  await withAdministration(database.url, async (admin) => {
+    await admin.tenants.create(FIXTURE_WRITE, { id: 'demo', name: 'Demo' });
+    for (const [username, disabled] of USERS) {
+      await admin.calcUsers.create(FIXTURE_WRITE, 'demo', { username, password: PASSWORD });
+      if (disabled) await admin.calcUsers.update(FIXTURE_WRITE, 'demo', username, { disabled });
+    }
+  });
   const config = parseConfig(calcEnvShape, {
     DATABASE_URL: database.url,
     CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
@@ -63,6 +63,7 @@ export async function startCalcTestApp(env: Record<string, string> = {}): Promis
   return {
     app,
     config,
+    databaseUrl: database.url,
     server,
     login,
     token: async () => ((await login('Rechner', PASSWORD).expect(200)).body as { token: string }).token,

@@ -15,12 +15,12 @@ import {
   expectOverloadRefusal,
   holdDatabasePool,
   type ImportTestEnvironment,
-  insertBrokerFixture,
   testRedisUrl,
   type TestDatabase,
   lintErrors,
   lintOpenApi,
 } from '@broker/testing';
+import { insertBrokerFixture } from '@broker/fixtures';
 import { AppModule } from '../src/app.module.js';
 import { importHttpSettings } from '../src/http-settings.js';
 import { checkImportConfig, importEnvShape } from '../src/config.js';

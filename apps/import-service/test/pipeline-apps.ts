@@ -9,10 +9,10 @@ import {
   createTestRedisNamespace,
   importPipelineTestEnv,
   type ImportTestEnvironment,
-  insertBrokerFixture,
   type TestDatabase,
   type TestRedisNamespace,
 } from '@broker/testing';
+import { insertBrokerFixture } from '@broker/fixtures';
 import { AppModule } from '../src/app.module.js';
 import { importEnvShape, importWorkerEnvShape } from '../src/config.js';
 import { WorkerModule } from '../src/worker.module.js';

@@ -17,12 +17,12 @@ import {
   createTestRedisNamespace,
   importPipelineTestEnv,
   type ImportTestEnvironment,
-  insertBrokerFixture,
   type TestDatabase,
   type TestRedisNamespace,
   waitFor,
   writeGdvPortfolio,
 } from '@broker/testing';
+import { insertBrokerFixture } from '@broker/fixtures';
 import { AppModule } from '../src/app.module.js';
 import { importEnvShape } from '../src/config.js';
 

@@ -9,13 +9,13 @@ import {
   createImportTestEnvironment,
   createTestDatabase,
   type ImportTestEnvironment,
-  insertBrokerFixture,
   startTcpProxy,
   type TcpProxy,
   type TestDatabase,
   testRedisUrl,
   waitFor,
 } from '@broker/testing';
+import { insertBrokerFixture } from '@broker/fixtures';
 import { AppModule } from '../src/app.module.js';
 import { importEnvShape } from '../src/config.js';
 import { importHttpSettings } from '../src/http-settings.js';

@@ -12,3 +12,4 @@ export * from './login-token/login-bearer.guard.js';
 export * from './login-token/active-users.js';
 export * from './http-request.js';
 export * from './bounded-cache.js';
+export * from './passwords/password-policy.js';

@@ -6,6 +6,13 @@ export {
   type Meldungen,
   must,
 } from './api-error.js';
+export {
+  type AdminClient,
+  type AdminClientOptions,
+  createAdminClient,
+  type MasterDataKind,
+  type MasterDataResult,
+} from './admin-client.js';
 export { type AreaCClientOptions, createBrokerClient, createEmployeeClient } from './area-c-client.js';
 export {
   type CalcClient,
@@ -32,6 +39,7 @@ export {
 } from './import-client.js';
 export { type EventsOptions, type ImportEvent, type ImportProcessEvent } from './import-events.js';
 export { type ImportWebhookEvent, verifyImportWebhook } from './webhook-verifier.js';
+export type * as AdminApi from './generated/admin-api.js';
 export type * as BrokerApi from './generated/broker-api.js';
 export type * as CalcApi from './generated/calc-api.js';
 export type * as EmployeeApi from './generated/employee-api.js';

@@ -5,3 +5,4 @@ export * from './area-b/index.js';
 export * from './api-error.dto.js';
 export * from './response-schemas.js';
 export * from './openapi-null.js';
+export * from './admin/index.js';

@@ -45,6 +45,114 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
     ],
     "additionalProperties": false
   },
+  "ApiClientCreated": {
+    "type": "object",
+    "properties": {
+      "api_id": {
+        "type": "string"
+      },
+      "broker": {
+        "type": "string"
+      },
+      "api_key": {
+        "type": "string"
+      },
+      "otp_uri": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "api_id",
+      "broker",
+      "api_key",
+      "otp_uri"
+    ],
+    "additionalProperties": false
+  },
+  "ApiClientPage": {
+    "type": "object",
+    "properties": {
+      "total": {
+        "type": "number"
+      },
+      "offset": {
+        "type": "number"
+      },
+      "limit": {
+        "type": "number"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ApiClientView"
+        }
+      }
+    },
+    "required": [
+      "items",
+      "limit",
+      "offset",
+      "total"
+    ],
+    "additionalProperties": false
+  },
+  "ApiClientView": {
+    "type": "object",
+    "properties": {
+      "api_id": {
+        "type": "string"
+      },
+      "broker": {
+        "type": "string"
+      },
+      "blocked": {
+        "type": "boolean"
+      },
+      "key_created_at": {
+        "type": "string"
+      },
+      "previous_key_valid_until": {
+        "type": "string",
+        "nullable": true
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "api_id",
+      "broker",
+      "blocked",
+      "key_created_at",
+      "previous_key_valid_until",
+      "created_at",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "ApiKeyRotated": {
+    "type": "object",
+    "properties": {
+      "api_key": {
+        "type": "string"
+      },
+      "otp_uri": {
+        "type": "string"
+      },
+      "previous_key_valid_until": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "api_key",
+      "otp_uri",
+      "previous_key_valid_until"
+    ],
+    "additionalProperties": false
+  },
   "ArchiveintragView": {
     "type": "object",
     "properties": {
@@ -98,6 +206,376 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
     ],
     "additionalProperties": false
   },
+  "AuditActorKind": {
+    "type": "string",
+    "enum": [
+      "customer",
+      "operator",
+      "tenant-admin",
+      "api-client",
+      "system"
+    ]
+  },
+  "AuditActorView": {
+    "type": "object",
+    "properties": {
+      "kind": {
+        "$ref": "#/components/schemas/AuditActorKind"
+      },
+      "subject": {
+        "type": "string"
+      },
+      "client": {
+        "type": "string",
+        "nullable": true
+      }
+    },
+    "required": [
+      "kind",
+      "subject",
+      "client"
+    ],
+    "additionalProperties": false
+  },
+  "AuditEventPage": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/AuditEventView"
+        }
+      },
+      "next_cursor": {
+        "type": "string",
+        "nullable": true
+      }
+    },
+    "required": [
+      "items",
+      "next_cursor"
+    ],
+    "additionalProperties": false
+  },
+  "AuditEventView": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "time": {
+        "type": "string"
+      },
+      "actor": {
+        "$ref": "#/components/schemas/AuditActorView"
+      },
+      "action": {
+        "type": "string"
+      },
+      "target": {
+        "type": "string"
+      },
+      "changes": {
+        "type": "object",
+        "additionalProperties": {}
+      }
+    },
+    "required": [
+      "id",
+      "time",
+      "actor",
+      "action",
+      "target",
+      "changes"
+    ],
+    "additionalProperties": false
+  },
+  "BrokerDetailView": {
+    "type": "object",
+    "properties": {
+      "number": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "parent": {
+        "type": "string",
+        "nullable": true
+      },
+      "blocked": {
+        "type": "boolean"
+      },
+      "sub_broker_count": {
+        "type": "number"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      },
+      "parent_name": {
+        "type": "string",
+        "nullable": true
+      },
+      "employees": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/EmployeeView"
+        }
+      },
+      "employee_count": {
+        "type": "number"
+      },
+      "api_clients": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ApiClientView"
+        }
+      },
+      "api_client_count": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "api_client_count",
+      "api_clients",
+      "blocked",
+      "created_at",
+      "employee_count",
+      "employees",
+      "name",
+      "number",
+      "parent",
+      "parent_name",
+      "sub_broker_count",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "BrokerPage": {
+    "type": "object",
+    "properties": {
+      "total": {
+        "type": "number"
+      },
+      "offset": {
+        "type": "number"
+      },
+      "limit": {
+        "type": "number"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/BrokerView"
+        }
+      }
+    },
+    "required": [
+      "items",
+      "limit",
+      "offset",
+      "total"
+    ],
+    "additionalProperties": false
+  },
+  "BrokerView": {
+    "type": "object",
+    "properties": {
+      "number": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "parent": {
+        "type": "string",
+        "nullable": true
+      },
+      "blocked": {
+        "type": "boolean"
+      },
+      "sub_broker_count": {
+        "type": "number"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "number",
+      "name",
+      "parent",
+      "blocked",
+      "sub_broker_count",
+      "created_at",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "CalcUserPage": {
+    "type": "object",
+    "properties": {
+      "total": {
+        "type": "number"
+      },
+      "offset": {
+        "type": "number"
+      },
+      "limit": {
+        "type": "number"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CalcUserView"
+        }
+      }
+    },
+    "required": [
+      "items",
+      "limit",
+      "offset",
+      "total"
+    ],
+    "additionalProperties": false
+  },
+  "CalcUserView": {
+    "type": "object",
+    "properties": {
+      "username": {
+        "type": "string"
+      },
+      "disabled": {
+        "type": "boolean"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "username",
+      "disabled",
+      "created_at",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "CompanyAgreementPage": {
+    "type": "object",
+    "properties": {
+      "total": {
+        "type": "number"
+      },
+      "offset": {
+        "type": "number"
+      },
+      "limit": {
+        "type": "number"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CompanyAgreementView"
+        }
+      }
+    },
+    "required": [
+      "items",
+      "limit",
+      "offset",
+      "total"
+    ],
+    "additionalProperties": false
+  },
+  "CompanyAgreementView": {
+    "type": "object",
+    "properties": {
+      "broker": {
+        "type": "string"
+      },
+      "vu_number": {
+        "type": "string"
+      },
+      "agency_number": {
+        "type": "string",
+        "nullable": true
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "broker",
+      "vu_number",
+      "agency_number",
+      "created_at",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "CompanyPage": {
+    "type": "object",
+    "properties": {
+      "total": {
+        "type": "number"
+      },
+      "offset": {
+        "type": "number"
+      },
+      "limit": {
+        "type": "number"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CompanyView"
+        }
+      }
+    },
+    "required": [
+      "items",
+      "limit",
+      "offset",
+      "total"
+    ],
+    "additionalProperties": false
+  },
+  "CompanyView": {
+    "type": "object",
+    "properties": {
+      "vu_number": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "vu_number",
+      "name",
+      "created_at",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
   "DetailType": {
     "type": "string",
     "enum": [
@@ -108,6 +586,70 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "betrag_2",
       "boolean"
     ]
+  },
+  "EmployeePage": {
+    "type": "object",
+    "properties": {
+      "total": {
+        "type": "number"
+      },
+      "offset": {
+        "type": "number"
+      },
+      "limit": {
+        "type": "number"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/EmployeeView"
+        }
+      }
+    },
+    "required": [
+      "items",
+      "limit",
+      "offset",
+      "total"
+    ],
+    "additionalProperties": false
+  },
+  "EmployeeView": {
+    "type": "object",
+    "properties": {
+      "broker": {
+        "type": "string"
+      },
+      "number": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "email": {
+        "type": "string",
+        "nullable": true
+      },
+      "disabled": {
+        "type": "boolean"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "broker",
+      "number",
+      "name",
+      "email",
+      "disabled",
+      "created_at",
+      "updated_at"
+    ],
+    "additionalProperties": false
   },
   "EnumerationItem": {
     "type": "object",
@@ -911,6 +1453,66 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
     ],
     "additionalProperties": false
   },
+  "MasterDataKind": {
+    "type": "string",
+    "enum": [
+      "brokers",
+      "employees",
+      "companies",
+      "agreements"
+    ]
+  },
+  "MasterDataLineError": {
+    "type": "object",
+    "properties": {
+      "line": {
+        "type": "number"
+      },
+      "message": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "line",
+      "message"
+    ],
+    "additionalProperties": false
+  },
+  "MasterDataResult": {
+    "type": "object",
+    "properties": {
+      "kind": {
+        "$ref": "#/components/schemas/MasterDataKind"
+      },
+      "dry_run": {
+        "type": "boolean"
+      },
+      "created": {
+        "type": "number"
+      },
+      "updated": {
+        "type": "number"
+      },
+      "unchanged": {
+        "type": "number"
+      },
+      "errors": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/MasterDataLineError"
+        }
+      }
+    },
+    "required": [
+      "kind",
+      "dry_run",
+      "created",
+      "updated",
+      "unchanged",
+      "errors"
+    ],
+    "additionalProperties": false
+  },
   "Meldungen": {
     "type": "object",
     "properties": {
@@ -933,6 +1535,57 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "juristisch"
     ]
   },
+  "TenantPage": {
+    "type": "object",
+    "properties": {
+      "total": {
+        "type": "number"
+      },
+      "offset": {
+        "type": "number"
+      },
+      "limit": {
+        "type": "number"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/TenantView"
+        }
+      }
+    },
+    "required": [
+      "items",
+      "limit",
+      "offset",
+      "total"
+    ],
+    "additionalProperties": false
+  },
+  "TenantView": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id",
+      "name",
+      "created_at",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
   "UntervermittlerView": {
     "type": "object",
     "properties": {
@@ -940,7 +1593,8 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
         "type": "string"
       },
       "Uebervermittler": {
-        "type": "string"
+        "type": "string",
+        "nullable": true
       },
       "Name": {
         "type": "string"

@@ -61,6 +61,7 @@ const DOCUMENTS: { covers: RegExp; at: (path: string) => string }[] = [
   },
   { covers: /^\/api\/v1\/(import|list|processes)(\/|$)/, at: () => '/api/v1/openapi.json' },
   { covers: /^\/api\/(login|v1\/calculate)(\/|$)/, at: () => '/api/doc/v1/swagger.json' },
+  { covers: /^\/admin\/v1(\/|$)/, at: () => '/admin/v1/openapi.json' },
 ];
 
 const documents = new WeakMap<object, Map<string, Promise<DocumentCheck | undefined>>>();

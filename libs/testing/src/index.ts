@@ -8,7 +8,6 @@ export * from './database-overload.js';
 export * from './oidc-authorization-server.js';
 export * from './test-authorization-server.js';
 export * from './test-import-environment.js';
-export * from './inventory-fixture.js';
 export * from './wait.js';
 export * from './gdv-portfolio.js';
 export * from './debian-package.js';

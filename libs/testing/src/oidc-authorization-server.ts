@@ -2,13 +2,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 
-/** A service account of a broker at the authorization server: its OAuth client and the claims of its tokens. */
-export interface OidcServiceAccount {
-  clientId: string;
-  clientSecret: string;
-  tenant: string;
-  brokerId: string;
-}
+/**
+ * A service account at the authorization server: its OAuth client and the claims of its tokens. A broker's account
+ * (`brokerId`) gets import tokens; an administration account (`role`) gets administration tokens: scope
+ * platform.operator, or platform.admin with the claim `tenant`.
+ */
+export type OidcServiceAccount = { clientId: string; clientSecret: string } & (
+  | { tenant: string; brokerId: string; role?: undefined }
+  | { role: 'operator'; tenant?: undefined; brokerId?: undefined }
+  | { role: 'tenant-admin'; tenant: string; brokerId?: undefined }
+);
 
 export interface OidcAuthorizationServer {
   issuer: string;
@@ -18,6 +21,8 @@ export interface OidcAuthorizationServer {
   audience: string;
   /** The import service's variables for trusting this server (issuer, audience, JWKS and token URL). */
   importServiceEnv: Record<string, string>;
+  /** The administration service's variables for trusting this server. */
+  adminServiceEnv: Record<string, string>;
   /**
    * A new signing key: tokens are signed with it from now on; the JWKS lists it, and the old key too when
    * `keepOld` (a rotation in progress), else not (the old key removed).
@@ -30,7 +35,9 @@ export interface OidcAuthorizationServer {
 }
 
 export const IMPORT_RESOURCE = 'https://import.broker-platform.test/';
+export const ADMIN_RESOURCE = 'https://admin.broker-platform.test/';
 const SCOPE = 'service.imports';
+const ADMIN_SCOPES = { operator: 'platform.operator', 'tenant-admin': 'platform.admin' } as const;
 
 /**
  * A real OAuth 2.0 authorization server (panva's oidc-provider) on 127.0.0.1: the client credentials grant for
@@ -69,6 +76,12 @@ export async function startOidcAuthorizationServer(
       IMPORT_OAUTH_JWKS_URL: `${issuer}/jwks`,
       IMPORT_OAUTH_TOKEN_URL: `${issuer}/token`,
     },
+    adminServiceEnv: {
+      ADMIN_OAUTH_ISSUER: issuer,
+      ADMIN_OAUTH_AUDIENCE: ADMIN_RESOURCE,
+      ADMIN_OAUTH_JWKS_URL: `${issuer}/jwks`,
+      ADMIN_OAUTH_TOKEN_URL: `${issuer}/token`,
+    },
     async rotateKeys({ keepOld }) {
       keys = [await signingKey(), ...(keepOld ? keys : [])];
       await serve();
@@ -99,22 +112,23 @@ async function provider(issuer: string, accounts: OidcServiceAccount[], keys: JW
       grant_types: ['client_credentials'],
       redirect_uris: [],
       response_types: [],
-      scope: SCOPE,
+      scope: account.role ? ADMIN_SCOPES[account.role] : SCOPE,
       token_endpoint_auth_method: 'client_secret_basic',
     })),
     jwks: { keys },
     cookies: { keys: ['oidc-test-cookie-key'] },
-    scopes: [SCOPE],
+    scopes: [SCOPE, ...Object.values(ADMIN_SCOPES)],
     ttl: { ClientCredentials: tokenSeconds },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => IMPORT_RESOURCE,
+        defaultResource: (_context, client) =>
+          byClient.get(String(client?.clientId))?.role ? ADMIN_RESOURCE : IMPORT_RESOURCE,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({
-          scope: SCOPE,
+        getResourceServerInfo: (_context, resource) => ({
+          scope: resource === ADMIN_RESOURCE ? Object.values(ADMIN_SCOPES).join(' ') : SCOPE,
           accessTokenTTL: tokenSeconds,
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg: 'RS256' } },
@@ -123,7 +137,10 @@ async function provider(issuer: string, accounts: OidcServiceAccount[], keys: JW
     },
     extraTokenClaims: (_context, token) => {
       const account = byClient.get(String((token as { clientId?: string }).clientId));
-      return account ? { tenant: account.tenant, broker_id: account.brokerId } : {};
+      if (!account) return {};
+      if (account.role === 'operator') return {};
+      if (account.role === 'tenant-admin') return { tenant: account.tenant };
+      return { tenant: account.tenant, broker_id: account.brokerId };
     },
   });
 }

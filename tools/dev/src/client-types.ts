@@ -23,6 +23,7 @@ export const CLIENT_DOCUMENTS = {
   calc: { port: 3002, path: '/api/doc/v1/swagger.json', file: 'calc-api.ts' },
   employee: { port: 3003, path: '/service/demo/employee/v1/rest/openapi.json', file: 'employee-api.ts' },
   broker: { port: 3003, path: '/service/demo/broker/v1/rest/openapi.json', file: 'broker-api.ts' },
+  admin: { port: 3005, path: '/admin/v1/openapi.json', file: 'admin-api.ts' },
 } as const satisfies Record<string, ClientDocument>;
 
 export type ClientArea = keyof typeof CLIENT_DOCUMENTS;
@@ -41,7 +42,8 @@ export async function clientTypesSource(area: ClientArea, document: object): Pro
 async function fetchDocument(origin: string, { port, path: documentPath }: ClientDocument): Promise<object> {
   const url = new URL(documentPath, `${origin}:${port}`);
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url.href} answered ${response.status}; is the suite running (pnpm start)?`);
+  if (!response.ok)
+    throw new Error(`${url.href} answered ${response.status}; is the suite running (pnpm start)?`);
   return (await response.json()) as object;
 }
 

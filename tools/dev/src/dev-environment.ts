@@ -16,6 +16,8 @@ interface DevelopmentSecrets {
 
 export const DEV_OAUTH_ISSUER = 'https://auth.dev.broker-platform.local/';
 export const DEV_OAUTH_AUDIENCE = 'broker-platform-import';
+/** The administration service's audience in development; its tokens are signed with the same development key. */
+export const DEV_ADMIN_OAUTH_AUDIENCE = 'broker-platform-admin';
 
 function rsaPrivateKeyPem(): string {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -67,6 +69,9 @@ export function developmentDefaults(stateDir: string): Record<string, string> {
     IMPORT_OAUTH_PUBLIC_KEY: secrets.IMPORT_OAUTH_PUBLIC_KEY,
     IMPORT_OAUTH_ISSUER: DEV_OAUTH_ISSUER,
     IMPORT_OAUTH_AUDIENCE: DEV_OAUTH_AUDIENCE,
+    ADMIN_OAUTH_PUBLIC_KEY: secrets.IMPORT_OAUTH_PUBLIC_KEY,
+    ADMIN_OAUTH_ISSUER: DEV_OAUTH_ISSUER,
+    ADMIN_OAUTH_AUDIENCE: DEV_ADMIN_OAUTH_AUDIENCE,
     IMPORT_STORAGE_DIR: path.join(stateDir, 'import-files'),
   };
 }

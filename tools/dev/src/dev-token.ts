@@ -3,20 +3,63 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import { findWorkspaceRoot } from '@broker/local-services';
-import { DEV_OAUTH_AUDIENCE, DEV_OAUTH_ISSUER, developmentSecrets } from './dev-environment.js';
+import {
+  DEV_ADMIN_OAUTH_AUDIENCE,
+  DEV_OAUTH_AUDIENCE,
+  DEV_OAUTH_ISSUER,
+  developmentSecrets,
+} from './dev-environment.js';
 
 const USAGE = `usage: pnpm token:dev [--tenant demo] [--broker V1000] [--subject 01_01 | --client-id NAME] [--ttl SECONDS]
-Prints an access token for the import service as started by "pnpm start" (development key, scope service.imports).`;
+       pnpm token:dev --operator [--subject NAME] [--ttl SECONDS]
+       pnpm token:dev --admin [--tenant demo] [--subject NAME] [--ttl SECONDS]
+Prints an access token as "pnpm start" takes it (development key): for the import service (scope service.imports),
+or with --operator / --admin for the administration service (scope platform.operator, or platform.admin of a tenant).`;
 
-/** Refuses to mint where the import service would trust a real authorization server instead of the dev key. */
-function assertDevelopment(publicKey: string): void {
+/**
+ * Refuses to mint where the service would trust a real authorization server instead of the dev key (`prefix`:
+ * IMPORT or ADMIN, the service's variables).
+ */
+function assertDevelopment(publicKey: string, prefix: 'IMPORT' | 'ADMIN'): void {
   if (process.env.NODE_ENV === 'production') throw new Error('token:dev is refused with NODE_ENV=production');
-  if (process.env.IMPORT_OAUTH_JWKS_URL)
-    throw new Error('token:dev is refused: IMPORT_OAUTH_JWKS_URL names a real authorization server');
-  const configured = process.env.IMPORT_OAUTH_PUBLIC_KEY;
+  if (process.env[`${prefix}_OAUTH_JWKS_URL`])
+    throw new Error(`token:dev is refused: ${prefix}_OAUTH_JWKS_URL names a real authorization server`);
+  const configured = process.env[`${prefix}_OAUTH_PUBLIC_KEY`];
   if (configured && configured.trim() !== publicKey.trim()) {
-    throw new Error('token:dev is refused: IMPORT_OAUTH_PUBLIC_KEY is not the development key');
+    throw new Error(`token:dev is refused: ${prefix}_OAUTH_PUBLIC_KEY is not the development key`);
   }
+}
+
+/** The claims and audience of the token asked for. */
+function tokenOf(values: {
+  tenant: string;
+  broker: string;
+  subject: string;
+  'client-id'?: string;
+  operator: boolean;
+  admin: boolean;
+}): { claims: Record<string, string>; subject: string; audience: string; prefix: 'IMPORT' | 'ADMIN' } {
+  if (values.operator && values.admin) throw new Error(`--operator and --admin exclude each other\n${USAGE}`);
+  if (values.operator || values.admin) {
+    const claims: Record<string, string> = values.operator
+      ? { scope: 'platform.operator' }
+      : { scope: 'platform.admin', tenant: values.tenant };
+    const subject =
+      values.subject === '01_01' ? (values.operator ? 'dev-operator' : 'dev-admin') : values.subject;
+    return { claims, subject, audience: DEV_ADMIN_OAUTH_AUDIENCE, prefix: 'ADMIN' };
+  }
+  const clientId = values['client-id'];
+  return {
+    claims: {
+      tenant: values.tenant,
+      broker_id: values.broker,
+      scope: 'service.imports',
+      ...(clientId ? { client_id: clientId } : {}),
+    },
+    subject: clientId ?? values.subject,
+    audience: DEV_OAUTH_AUDIENCE,
+    prefix: 'IMPORT',
+  };
 }
 
 async function main(): Promise<void> {
@@ -27,6 +70,8 @@ async function main(): Promise<void> {
       subject: { type: 'string', default: '01_01' },
       'client-id': { type: 'string' },
       ttl: { type: 'string', default: '3600' },
+      operator: { type: 'boolean', default: false },
+      admin: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -35,18 +80,13 @@ async function main(): Promise<void> {
   if (!Number.isInteger(ttl) || ttl <= 0)
     throw new Error(`--ttl takes a positive number of seconds\n${USAGE}`);
   const secrets = developmentSecrets(path.join(findWorkspaceRoot(__dirname), '.local'));
-  assertDevelopment(secrets.IMPORT_OAUTH_PUBLIC_KEY);
-  const clientId = values['client-id'];
-  const token = await new SignJWT({
-    tenant: values.tenant,
-    broker_id: values.broker,
-    scope: 'service.imports',
-    ...(clientId ? { client_id: clientId } : {}),
-  })
+  const { claims, subject, audience, prefix } = tokenOf(values);
+  assertDevelopment(secrets.IMPORT_OAUTH_PUBLIC_KEY, prefix);
+  const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256' })
-    .setSubject(clientId ?? values.subject)
+    .setSubject(subject)
     .setIssuer(DEV_OAUTH_ISSUER)
-    .setAudience(DEV_OAUTH_AUDIENCE)
+    .setAudience(audience)
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + ttl)
     .sign(createPrivateKey(secrets.devTokenPrivateKey));

@@ -17,12 +17,36 @@ export interface GatewaySettings {
   GATEWAY_MAX_BODY_BYTES: string;
   /** Uploads: IMPORT_MAX_UPLOAD_BYTES plus room for the multipart framing and form fields. */
   GATEWAY_MAX_UPLOAD_BYTES: string;
+  /** The administration's bodies (master-data files): ADMIN_MASTER_DATA_MAX_BYTES. */
+  GATEWAY_MAX_ADMIN_BODY_BYTES: string;
   IMPORT_UPSTREAM: string;
   CALC_UPSTREAM: string;
   BROKER_UPSTREAM: string;
+  ADMIN_UPSTREAM: string;
+  /** The geo entries of the addresses /admin/ answers (adminAllowedGeo of ADMIN_ALLOWED_CIDRS). */
+  ADMIN_ALLOWED_GEO: string;
   IMPORT_HOST: string;
   CALC_HOST: string;
   BROKER_HOST: string;
+}
+
+/** ADMIN_MASTER_DATA_MAX_BYTES's default: the gateway lets master-data files of that size through. */
+export const ADMIN_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** An IPv4 or IPv6 address or range, as nginx's geo block takes it. */
+const CIDR = /^(\d{1,3}(\.\d{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)(\/\d{1,3})?$/;
+
+/**
+ * ADMIN_ALLOWED_CIDRS (address ranges separated by commas or blanks) as the entries of the gateway's geo block; every
+ * address when it names none. What the gateway image's deploy/gateway/15-admin-allowed-cidrs.envsh does with the
+ * variable in compose and Kubernetes.
+ */
+export function adminAllowedGeo(allowedCidrs: string): string {
+  const cidrs = allowedCidrs.split(/[\s,]+/).filter(Boolean);
+  const invalid = cidrs.filter((cidr) => !CIDR.test(cidr));
+  if (invalid.length > 0)
+    throw new Error(`ADMIN_ALLOWED_CIDRS: ${invalid.join(', ')} is not an address range`);
+  return cidrs.length > 0 ? ['default 0;', ...cidrs.map((cidr) => `${cidr} 1;`)].join(' ') : 'default 1;';
 }
 
 /** The room the gateway adds to IMPORT_MAX_UPLOAD_BYTES for the multipart framing and the form fields. */

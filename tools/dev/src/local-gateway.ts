@@ -2,7 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDebianPackage } from '@broker/testing';
-import { type GatewaySettings, renderGatewayConfig, UPLOAD_FRAMING_BYTES } from './gateway-config.js';
+import {
+  ADMIN_MAX_BODY_BYTES,
+  adminAllowedGeo,
+  type GatewaySettings,
+  renderGatewayConfig,
+  UPLOAD_FRAMING_BYTES,
+} from './gateway-config.js';
 
 /** The host names of the areas on a gateway of this machine (one `server` per area). */
 export const LOCAL_GATEWAY_HOSTS = {
@@ -18,8 +24,16 @@ export function ensureNginx(): boolean {
 
 export type GatewayLimits = Pick<
   GatewaySettings,
-  'GATEWAY_RATE_PER_SECOND' | 'GATEWAY_RATE_BURST' | 'GATEWAY_MAX_BODY_BYTES' | 'GATEWAY_MAX_UPLOAD_BYTES'
+  | 'GATEWAY_RATE_PER_SECOND'
+  | 'GATEWAY_RATE_BURST'
+  | 'GATEWAY_MAX_BODY_BYTES'
+  | 'GATEWAY_MAX_UPLOAD_BYTES'
+  | 'GATEWAY_MAX_ADMIN_BODY_BYTES'
+  | 'ADMIN_ALLOWED_GEO'
 >;
+
+/** The areas a gateway routes to, each by its `host:port`. */
+export type GatewayUpstreams = Record<'import' | 'calc' | 'broker' | 'admin', string>;
 
 /**
  * A gateway of this machine: the deployment's template (deploy/gateway) rendered into `stateDir` for the areas'
@@ -28,7 +42,7 @@ export type GatewayLimits = Pick<
 export function writeLocalGatewayConfig(
   stateDir: string,
   port: number,
-  upstreams: Record<'import' | 'calc' | 'broker', string>,
+  upstreams: GatewayUpstreams,
   limits: GatewayLimits,
 ): string[] {
   mkdirSync(stateDir, { recursive: true });
@@ -45,6 +59,7 @@ export function writeLocalGatewayConfig(
       IMPORT_UPSTREAM: upstreams.import,
       CALC_UPSTREAM: upstreams.calc,
       BROKER_UPSTREAM: upstreams.broker,
+      ADMIN_UPSTREAM: upstreams.admin,
       IMPORT_HOST: LOCAL_GATEWAY_HOSTS.import,
       CALC_HOST: LOCAL_GATEWAY_HOSTS.calc,
       BROKER_HOST: LOCAL_GATEWAY_HOSTS.broker,
@@ -65,7 +80,7 @@ const DEFAULT_MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
 
 /** The gateway of `pnpm start` in `<stateDir>/gateway`, when nginx is installed or can be; else why not. */
 export function planLocalGateway(
-  upstreamPorts: Record<'import' | 'calc' | 'broker', number>,
+  upstreamPorts: Record<keyof GatewayUpstreams, number>,
   stateDir: string,
 ): LocalGateway | { missing: string } {
   if (!ensureNginx())
@@ -80,12 +95,17 @@ export function planLocalGateway(
       import: local(upstreamPorts.import),
       calc: local(upstreamPorts.calc),
       broker: local(upstreamPorts.broker),
+      admin: local(upstreamPorts.admin),
     },
     {
       GATEWAY_RATE_PER_SECOND: '50',
       GATEWAY_RATE_BURST: '100',
       GATEWAY_MAX_BODY_BYTES: String(10 * 1024 * 1024),
       GATEWAY_MAX_UPLOAD_BYTES: String(maxUpload + UPLOAD_FRAMING_BYTES),
+      GATEWAY_MAX_ADMIN_BODY_BYTES: String(
+        Number(process.env.ADMIN_MASTER_DATA_MAX_BYTES || ADMIN_MAX_BODY_BYTES),
+      ),
+      ADMIN_ALLOWED_GEO: adminAllowedGeo(process.env.ADMIN_ALLOWED_CIDRS ?? ''),
     },
   );
   return { port, args };

@@ -189,6 +189,7 @@ async function startGateway(launches: Launch[], supervisor: Supervisor): Promise
       import: portOfService('import-service'),
       calc: portOfService('calc-service'),
       broker: portOfService('broker-service'),
+      admin: portOfService('admin-service'),
     },
     path.join(root, '.local'),
   );
@@ -200,7 +201,7 @@ async function startGateway(launches: Launch[], supervisor: Supervisor): Promise
     if (Date.now() > deadline) throw new Error(`the gateway did not answer ${health}`);
     await delay(200);
   }
-  return `Gateway (nginx, deploy/gateway): http://127.0.0.1:${gateway.port}/api/v1/..., /api/..., /service/...`;
+  return `Gateway (nginx, deploy/gateway): http://127.0.0.1:${gateway.port}/api/v1/..., /api/..., /service/..., /admin/v1/...`;
 }
 
 function printLinks(launches: Launch[], gatewayLine: string): void {

@@ -51,4 +51,13 @@ export const suite: SuiteProcess[] = [
     links: ['/service/demo/employee/v1/rest/openapi.json', '/service/demo/broker/v1/rest/openapi.json'],
     env: {},
   },
+  {
+    name: 'admin-service',
+    usesRedis: false,
+    script: 'apps/admin-service/dist/main.js',
+    port: 3005,
+    portVariable: 'ADMIN_PORT',
+    links: ['/admin/v1/openapi.json'],
+    env: {},
+  },
 ];

@@ -76,7 +76,7 @@ function runDeploy(recipe: ImageRecipe, target: string, networkMode: string): Pr
   });
 }
 
-const APPS = ['import-service', 'calc-service', 'broker-service'] as const;
+const APPS = ['import-service', 'calc-service', 'broker-service', 'admin-service'] as const;
 const recipes = Object.fromEntries(APPS.map((app) => [app, readDockerfile(app)])) as Record<
   (typeof APPS)[number],
   ImageRecipe
@@ -108,7 +108,7 @@ describe('production bundles (the images’ contents)', () => {
     await Promise.all(APPS.map((app) => deployBundle(recipes[app], join(bundles, app))));
   }, 240_000);
 
-  // Four bundles of some thousand files each take a while to remove on a busy machine.
+  // Five bundles of some thousand files each take a while to remove on a busy machine.
   afterAll(async () => {
     rmSync(bundles, { recursive: true, force: true });
     await suiteEnvironment?.cleanup();
@@ -119,6 +119,7 @@ describe('production bundles (the images’ contents)', () => {
     ['import-service', ['node', 'dist/worker.js']],
     ['calc-service', recipes['calc-service'].command],
     ['broker-service', recipes['broker-service'].command],
+    ['admin-service', recipes['admin-service'].command],
   ])('%s: %j starts from its bundle alone and is live and ready', async (app, [, entry]) => {
     const bundle = join(bundles, app);
     const running = await startProcess(join(bundle, entry), suiteEnvironment.env);

@@ -131,7 +131,7 @@ function typeErrors(file: string): string[] {
 describeWithNginx('@broker/client against the running services, through the gateway', () => {
   let suiteEnvironment: SuiteEnvironment;
   let oauth: OidcAuthorizationServer;
-  let services: Record<'import' | 'worker' | 'calc' | 'broker', RunningProcess>;
+  let services: Record<'import' | 'worker' | 'calc' | 'broker' | 'admin', RunningProcess>;
   let gateway: RunningGateway;
   let workDir: string;
   let gdvFile: string;
@@ -180,6 +180,7 @@ describeWithNginx('@broker/client against the running services, through the gate
       calc: services.calc,
       employee: services.broker,
       broker: services.broker,
+      admin: services.admin,
     };
     for (const [area, document] of Object.entries(CLIENT_DOCUMENTS) as [
       ClientArea,

@@ -97,7 +97,7 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
   it('stores API keys encrypted and the calculation password as an argon2id hash', async () => {
     const dump = JSON.stringify(await dumpData(database.url));
     expect(dump).not.toContain('demo-api-key');
-    expect(dump).not.toContain('demo-password');
+    expect(dump).not.toContain('Tarif Kiesel Abendrot');
     const [user] = await query<{ password_hash: string }>(
       database.url,
       'SELECT password_hash FROM calc.user_account',

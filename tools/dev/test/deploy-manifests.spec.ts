@@ -19,6 +19,7 @@ import {
 import { kustomizationYaml, manifestYaml } from '../src/k8s/manifest-yaml.js';
 import {
   DEFAULT_MANIFEST_OPTIONS,
+  GATEWAY_ADMIN_CIDRS_SCRIPT,
   GATEWAY_ENVIRONMENT,
   GATEWAY_RENDERED_CONFIG,
   kubernetesManifests,
@@ -65,6 +66,7 @@ const UNIT_CONFIG = {
   'import-worker': ['apps/import-service/dist/config.js', 'loadImportWorkerConfig'],
   'calc-service': ['apps/calc-service/dist/config.js', 'loadCalcConfig'],
   'broker-service': ['apps/broker-service/dist/config.js', 'loadBrokerConfig'],
+  'admin-service': ['apps/admin-service/dist/config.js', 'loadAdminConfig'],
 } as const;
 type Unit = keyof typeof UNIT_CONFIG;
 const UNITS = Object.keys(UNIT_CONFIG) as Unit[];
@@ -78,6 +80,24 @@ function configurationErrors(unit: Unit, env: Record<string, string | undefined>
     { env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env }, encoding: 'utf8' },
   );
   return probe.status === 0 ? '' : `${unit}: ${probe.stderr}`;
+}
+
+/**
+ * The gateway's variables after its image's entrypoint sourced deploy/gateway/15-admin-allowed-cidrs.envsh (as the
+ * nginx image does before it renders the templates): ADMIN_ALLOWED_CIDRS turned into ADMIN_ALLOWED_GEO.
+ */
+function afterGatewayScripts(env: Record<string, string | undefined>): Record<string, string> {
+  const sourced = spawnSync('/bin/sh', ['-c', `. ${JSON.stringify(GATEWAY_ADMIN_CIDRS_SCRIPT)} && env`], {
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+  });
+  if (sourced.status !== 0) throw new Error(sourced.stderr);
+  return Object.fromEntries(
+    sourced.stdout
+      .split('\n')
+      .filter((line) => line.includes('='))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
 }
 
 /** dclint: the Compose specification's JSON schema, then its rules; ordering rules off (the file reads top-down). */
@@ -115,6 +135,9 @@ const OPERATOR_VALUES: Record<string, string> = {
   IMPORT_OAUTH_ISSUER: 'https://login.example.com/',
   IMPORT_OAUTH_AUDIENCE: 'broker-platform-import',
   IMPORT_OAUTH_JWKS_URL: 'https://login.example.com/.well-known/jwks.json',
+  ADMIN_OAUTH_ISSUER: 'https://login.example.com/',
+  ADMIN_OAUTH_AUDIENCE: 'broker-platform-admin',
+  ADMIN_OAUTH_JWKS_URL: 'https://login.example.com/.well-known/jwks.json',
 };
 
 /** The file as compose reads it with OPERATOR_VALUES in deploy/.env: other `${X:-default}`s give the default. */
@@ -129,7 +152,7 @@ function composeWithDefaults(): { services: Record<string, ComposeService> } {
 
 describe('deploy/compose.yaml', () => {
   const { services } = composeWithDefaults();
-  const PLATFORM = ['import-service', 'import-worker', 'calc-service', 'broker-service'];
+  const PLATFORM = ['import-service', 'import-worker', 'calc-service', 'broker-service', 'admin-service'];
 
   it('is valid against the Compose specification and passes dclint', () => {
     expect(lintCompose(COMPOSE_FILE)).toEqual([]);
@@ -152,7 +175,7 @@ describe('deploy/compose.yaml', () => {
     }
   });
 
-  it('runs PostgreSQL, Redis, the migration step, the three services, the worker and the gateway', () => {
+  it('runs PostgreSQL, Redis, the migration step, the four services, the worker and the gateway', () => {
     expect(Object.keys(services)).toEqual(
       expect.arrayContaining(['postgres', 'redis', 'migrate', ...PLATFORM, 'gateway']),
     );
@@ -172,12 +195,12 @@ describe('deploy/compose.yaml', () => {
     for (const name of PLATFORM)
       expect(services[name].depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
     expect(services.migrate.depends_on?.postgres).toEqual({ condition: 'service_healthy' });
-    for (const name of ['import-service', 'calc-service', 'broker-service'])
+    for (const name of ['import-service', 'calc-service', 'broker-service', 'admin-service'])
       expect(services.gateway.depends_on?.[name]).toEqual({ condition: 'service_healthy' });
   });
 
   it('builds each app from its own Dockerfile and shares the upload directory between API and workers', () => {
-    for (const app of ['import-service', 'calc-service', 'broker-service']) {
+    for (const app of ['import-service', 'calc-service', 'broker-service', 'admin-service']) {
       const built = Object.values(services).find(
         (service) => service.build?.dockerfile === `deploy/docker/${app}.Dockerfile`,
       );
@@ -200,16 +223,21 @@ describe('deploy/compose.yaml', () => {
     expect(services.gateway.volumes).toContain(
       `./gateway/${basename(GATEWAY_TEMPLATE)}:/etc/nginx/templates/${basename(GATEWAY_TEMPLATE)}:ro`,
     );
+    expect(services.gateway.volumes).toContain(
+      `./gateway/${basename(GATEWAY_ADMIN_CIDRS_SCRIPT)}:/docker-entrypoint.d/${basename(GATEWAY_ADMIN_CIDRS_SCRIPT)}:ro`,
+    );
   });
 
   it('gives the gateway every template variable, the services as upstreams and the upload limit plus framing', () => {
-    const gateway = services.gateway.environment as unknown as GatewaySettings;
+    const gateway = afterGatewayScripts(services.gateway.environment ?? {}) as unknown as GatewaySettings;
     expect(() => renderGatewayConfig(gateway)).not.toThrow();
-    expect([gateway.IMPORT_UPSTREAM, gateway.CALC_UPSTREAM, gateway.BROKER_UPSTREAM]).toEqual([
-      'import-service:3000',
-      'calc-service:3000',
-      'broker-service:3000',
-    ]);
+    expect([
+      gateway.IMPORT_UPSTREAM,
+      gateway.CALC_UPSTREAM,
+      gateway.BROKER_UPSTREAM,
+      gateway.ADMIN_UPSTREAM,
+    ]).toEqual(['import-service:3000', 'calc-service:3000', 'broker-service:3000', 'admin-service:3000']);
+    expect(gateway.ADMIN_ALLOWED_GEO).toBe('default 1;');
     const uploadLimit = Number(services['import-service'].environment?.IMPORT_MAX_UPLOAD_BYTES);
     expect(Number(gateway.GATEWAY_MAX_UPLOAD_BYTES)).toBe(uploadLimit + UPLOAD_FRAMING_BYTES);
   });
@@ -269,6 +297,7 @@ describe('deploy/k8s', () => {
 
   it('runs every container with readiness and liveness probes, requests and limits, as non-root', () => {
     expect(deployments.map((deployment) => deployment.metadata?.name).sort()).toEqual([
+      'admin-service',
       'broker-service',
       'calc-service',
       'gateway',
@@ -377,12 +406,19 @@ describe('deploy/k8s', () => {
   it('enters through the gateway: the template as a ConfigMap, every variable of it set, the Services as upstreams', () => {
     const template = ofKind(ConfigMap).find((config) => config.metadata?.name === 'gateway-template');
     expect(template?.data?.['nginx.conf.template']).toBe(readFileSync(GATEWAY_TEMPLATE, 'utf8'));
-    expect(() => renderGatewayConfig(GATEWAY_ENVIRONMENT)).not.toThrow();
+    expect(() =>
+      renderGatewayConfig(afterGatewayScripts(GATEWAY_ENVIRONMENT) as unknown as GatewaySettings),
+    ).not.toThrow();
+    const scripts = ofKind(ConfigMap).find((config) => config.metadata?.name === 'gateway-scripts');
+    expect(scripts?.data?.[basename(GATEWAY_ADMIN_CIDRS_SCRIPT)]).toBe(
+      readFileSync(GATEWAY_ADMIN_CIDRS_SCRIPT, 'utf8'),
+    );
     const services = ofKind(Service).map((service) => service.metadata?.name);
     for (const upstream of [
       GATEWAY_ENVIRONMENT.IMPORT_UPSTREAM,
       GATEWAY_ENVIRONMENT.CALC_UPSTREAM,
       GATEWAY_ENVIRONMENT.BROKER_UPSTREAM,
+      GATEWAY_ENVIRONMENT.ADMIN_UPSTREAM,
     ])
       expect(services).toContain(upstream.split(':')[0]);
     expect(ofKind(Service).find((service) => service.metadata?.name === 'gateway')?.spec).toMatchObject({
@@ -391,5 +427,14 @@ describe('deploy/k8s', () => {
     });
     const [gateway] = deployments.filter((deployment) => deployment.metadata?.name === 'gateway');
     expect(renderedConfigMatchesCommand(gateway.spec?.template.spec?.containers[0])).toBe(true);
+  });
+
+  it('restricts the administration to ADMIN_ALLOWED_CIDRS, and refuses a value that is no address range', () => {
+    expect(
+      afterGatewayScripts({ ADMIN_ALLOWED_CIDRS: '10.0.0.0/8, 192.168.1.0/24 fd00::/8' }).ADMIN_ALLOWED_GEO,
+    ).toBe('default 0; 10.0.0.0/8 1; 192.168.1.0/24 1; fd00::/8 1;');
+    expect(() => afterGatewayScripts({ ADMIN_ALLOWED_CIDRS: '10.0.0.0/8; allow all' })).toThrow(
+      /is not an address range/,
+    );
   });
 });

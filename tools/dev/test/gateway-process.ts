@@ -10,6 +10,7 @@ import {
   LOCAL_GATEWAY_HOSTS,
   writeLocalGatewayConfig,
 } from '../src/local-gateway.js';
+import { ADMIN_MAX_BODY_BYTES, adminAllowedGeo } from '../src/gateway-config.js';
 import type { RunningProcess } from './run-cli.js';
 
 /** Whether nginx is here (installed by the test when it can be); gateway tests are skipped without it. */
@@ -34,10 +35,15 @@ export interface RunningGateway {
   stop(): void;
 }
 
-/** nginx with the deployment's template (deploy/gateway) in front of the running services. */
+type AdminLimits = 'GATEWAY_MAX_ADMIN_BODY_BYTES' | 'ADMIN_ALLOWED_GEO';
+
+/**
+ * nginx with the deployment's template (deploy/gateway) in front of the running services; the administration's
+ * limits are the deployment's defaults (every address) unless given.
+ */
 export async function startGateway(
-  upstreams: Record<'import' | 'calc' | 'broker', RunningProcess>,
-  limits: GatewayLimits,
+  upstreams: Record<'import' | 'calc' | 'broker' | 'admin', RunningProcess>,
+  limits: Omit<GatewayLimits, AdminLimits> & Partial<Pick<GatewayLimits, AdminLimits>>,
 ): Promise<RunningGateway> {
   const stateDir = mkdtempSync(join(tmpdir(), 'gateway-'));
   const port = await findFreePort();
@@ -49,8 +55,13 @@ export async function startGateway(
       import: upstream(upstreams.import),
       calc: upstream(upstreams.calc),
       broker: upstream(upstreams.broker),
+      admin: upstream(upstreams.admin),
     },
-    limits,
+    {
+      GATEWAY_MAX_ADMIN_BODY_BYTES: String(ADMIN_MAX_BODY_BYTES),
+      ADMIN_ALLOWED_GEO: adminAllowedGeo(''),
+      ...limits,
+    },
   );
   let output = '';
   const nginx: ChildProcess = spawn('nginx', args, { stdio: ['ignore', 'pipe', 'pipe'] });

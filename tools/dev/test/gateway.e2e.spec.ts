@@ -1,8 +1,9 @@
 import { createWriteStream, openAsBlob, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
-import { insertBrokerFixture, waitFor, writeGdvPortfolio } from '@broker/testing';
-import { UPLOAD_FRAMING_BYTES } from '../src/gateway-config.js';
+import { waitFor, writeGdvPortfolio } from '@broker/testing';
+import { insertBrokerFixture } from '@broker/fixtures';
+import { adminAllowedGeo, UPLOAD_FRAMING_BYTES } from '../src/gateway-config.js';
 import {
   GATEWAY_HOSTS as HOSTS,
   nginxInstalled,
@@ -32,7 +33,7 @@ interface Answer {
 
 describeWithNginx('gateway (nginx) in front of the three areas', () => {
   let suiteEnvironment: SuiteEnvironment;
-  let services: Record<'import' | 'worker' | 'calc' | 'broker', RunningProcess>;
+  let services: Record<'import' | 'worker' | 'calc' | 'broker' | 'admin', RunningProcess>;
   let gateway: RunningGateway;
   let gatewayPort: number;
   let stateDir: string;
@@ -89,14 +90,17 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
       send('GET', '/api/doc/v1/swagger.json'),
       send('GET', '/service/demo/employee/v1/rest/openapi.json'),
       send('GET', '/service/demo/broker/v1/rest/openapi.json'),
+      send('GET', '/admin/v1/openapi.json'),
     ]);
-    expect(documents.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(documents.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
     expect(documents.map(titleOf)).toEqual([
       'Broker platform: import service (area A)',
       'Broker platform: calculation service (area B)',
       'Broker platform: employee service (area C)',
       'Broker platform: broker service (area C)',
+      'Broker platform: administration (extension)',
     ]);
+    expect((await send('GET', '/admin/v1/tenants')).status).toBe(401);
     expect(
       (await send('POST', '/api/login', { 'Content-Type': 'application/json' }, Buffer.from('{}'))).status,
     ).toBe(400);
@@ -313,6 +317,42 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
   });
 
   // Rate 5/s with a burst of 30: the tests above stay within it, this one goes beyond.
+  it('lets only ADMIN_ALLOWED_CIDRS reach the administration, in the shape of its errors, the other areas as before', async () => {
+    const limits = {
+      GATEWAY_RATE_PER_SECOND: '50',
+      GATEWAY_RATE_BURST: '100',
+      GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
+      GATEWAY_MAX_UPLOAD_BYTES: String(1024 * 1024),
+    };
+    const restricted = await startGateway(services, {
+      ...limits,
+      ADMIN_ALLOWED_GEO: adminAllowedGeo('10.0.0.0/8, fd00::/8'),
+    });
+    try {
+      const refused = await fetch(`${restricted.url}/admin/v1/openapi.json`);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({
+        name: 'Forbidden',
+        message: 'The administration is not reachable from this address',
+        code: 1102,
+        status: 403,
+      });
+      expect((await fetch(`${restricted.url}/api/v1/openapi.json`)).status).toBe(200);
+    } finally {
+      restricted.stop();
+    }
+    const allowed = await startGateway(services, {
+      ...limits,
+      ADMIN_ALLOWED_GEO: adminAllowedGeo('127.0.0.0/8'),
+    });
+    try {
+      expect((await fetch(`${allowed.url}/admin/v1/openapi.json`)).status).toBe(200);
+    } finally {
+      allowed.stop();
+    }
+    expect(() => adminAllowedGeo('10.0.0.0/8; allow all')).toThrow(/is not an address range/);
+  });
+
   it('answers a burst from one client address beyond the rate with 429', async () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const answers = await Promise.all(

@@ -4,13 +4,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IMPORT_PIPELINE_STATUSES, type ImportProcessEvent } from '@broker/contracts';
-import {
-  insertBrokerFixture,
-  openEventStream,
-  type ReceivedEvent,
-  waitFor,
-  writeGdvPortfolio,
-} from '@broker/testing';
+import { openEventStream, type ReceivedEvent, waitFor, writeGdvPortfolio } from '@broker/testing';
+import { insertBrokerFixture } from '@broker/fixtures';
 import { nginxInstalled, type RunningGateway, startGateway } from './gateway-process.js';
 import { type RunningProcess, startProcess, startProcesses } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
@@ -57,7 +52,7 @@ describe('import events: Server-Sent Events from the worker through any API proc
     });
     if (nginxInstalled('import events through the gateway'))
       gateway = await startGateway(
-        { import: services.api, calc: services.api, broker: services.api },
+        { import: services.api, calc: services.api, broker: services.api, admin: services.api },
         {
           GATEWAY_RATE_PER_SECOND: '50',
           GATEWAY_RATE_BURST: '100',

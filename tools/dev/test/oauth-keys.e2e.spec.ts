@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
 import { ClientCredentialsTokens } from '@broker/client';
-import {
-  insertBrokerFixture,
-  type OidcAuthorizationServer,
-  startOidcAuthorizationServer,
-  waitFor,
-} from '@broker/testing';
+import { type OidcAuthorizationServer, startOidcAuthorizationServer, waitFor } from '@broker/testing';
+import { insertBrokerFixture } from '@broker/fixtures';
 import { type RunningProcess, startProcess } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 

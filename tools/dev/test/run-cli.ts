@@ -99,12 +99,13 @@ export async function startProcesses<Name extends string>(
   ) as Record<Name, RunningProcess>;
 }
 
-/** The platform's four processes from built output: the three services and the import worker. */
+/** The platform's five processes from built output: the four services and the import worker. */
 export function startPlatformProcesses(env: NodeJS.ProcessEnv, workerEnv: NodeJS.ProcessEnv = env) {
   return startProcesses({
     import: { script: 'apps/import-service/dist/main.js', env },
     worker: { script: 'apps/import-service/dist/worker.js', env: workerEnv },
     calc: { script: 'apps/calc-service/dist/main.js', env },
     broker: { script: 'apps/broker-service/dist/main.js', env },
+    admin: { script: 'apps/admin-service/dist/main.js', env },
   });
 }

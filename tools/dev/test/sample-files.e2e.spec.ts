@@ -1,6 +1,7 @@
 import { openAsBlob, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { insertBrokerFixture, waitFor } from '@broker/testing';
+import { waitFor } from '@broker/testing';
+import { insertBrokerFixture } from '@broker/fixtures';
 import { SAMPLE_FILES, SAMPLES_DIR } from '../src/sample-files.js';
 import { type RunningProcess, startProcesses } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';

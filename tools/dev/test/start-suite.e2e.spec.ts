@@ -16,7 +16,7 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
 
   beforeAll(async () => {
     database = await createEmptyDatabase();
-    const ports = await Promise.all([1, 2, 3, 4, 5].map(() => findFreePort()));
+    const ports = await Promise.all([1, 2, 3, 4, 5, 6].map(() => findFreePort()));
     gatewayPort = ports[4]!;
     suite = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/dev/dist/start-suite.js')], {
       env: {
@@ -27,6 +27,7 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
         IMPORT_WORKER_PORT: String(ports[1]),
         CALC_PORT: String(ports[2]),
         BROKER_PORT: String(ports[3]),
+        ADMIN_PORT: String(ports[5]),
         GATEWAY_PORT: String(gatewayPort),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,6 +63,7 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
       '/api/v1/openapi.json',
       '/api/doc/v1/swagger.json',
       '/service/demo/broker/v1/rest/openapi.json',
+      '/admin/v1/openapi.json',
     ])
       expect({ documentPath, status: (await fetch(`${gateway}${documentPath}`)).status }).toEqual({
         documentPath,

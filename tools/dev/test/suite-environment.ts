@@ -5,10 +5,10 @@ import { createImportTestEnvironment, createTestDatabase, createTestRedisNamespa
 export interface SuiteEnvironment {
   env: NodeJS.ProcessEnv;
   /**
-   * An import-service access token (tenant demo, broker V1000 unless `brokerNumber`, scope service.imports) from
-   * the test authorization server.
+   * An import-service access token (tenant demo, broker V1000 unless given, scope service.imports) from the test
+   * authorization server.
    */
-  importToken(brokerNumber?: string): Promise<string>;
+  importToken(brokerNumber?: string, tenant?: string): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -20,6 +20,9 @@ export async function createSuiteEnvironment(overrides: NodeJS.ProcessEnv = {}):
   return {
     env: {
       ...importEnvironment.env,
+      ADMIN_OAUTH_ISSUER: importEnvironment.env.IMPORT_OAUTH_ISSUER,
+      ADMIN_OAUTH_AUDIENCE: 'broker-platform-admin',
+      ADMIN_OAUTH_JWKS_URL: importEnvironment.authServer.jwksUrl,
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,
       IMPORT_QUEUE_PREFIX: redis.prefix,
@@ -30,8 +33,8 @@ export async function createSuiteEnvironment(overrides: NodeJS.ProcessEnv = {}):
       LOG_LEVEL: 'info',
       ...overrides,
     },
-    importToken: (brokerNumber = 'V1000') =>
-      importEnvironment.authServer.token({ claims: { broker_id: brokerNumber } }),
+    importToken: (brokerNumber = 'V1000', tenant = 'demo') =>
+      importEnvironment.authServer.token({ claims: { broker_id: brokerNumber, tenant } }),
     async cleanup() {
       await database.drop();
       await importEnvironment.cleanup();

@@ -3,8 +3,10 @@ import { DataSource } from 'typeorm';
 import { type ApiClientCredentials, type ApiClientDirectory, ApiKeyCipher } from '@broker/auth';
 import { type PreparedStatement, runPrepared } from '@broker/db';
 
-type ClientRow = Omit<ApiClientCredentials, 'apiKey' | 'employee'> & {
+type ClientRow = Omit<ApiClientCredentials, 'apiKey' | 'previousKey' | 'employee'> & {
   ciphertext: string;
+  previousCiphertext: string | null;
+  previousValidUntil: Date | null;
   employeeId: string | null;
   employeeBlocked: boolean | null;
 };
@@ -17,6 +19,7 @@ const FIND_CLIENT: PreparedStatement = {
   name: 'svc-api-client-find',
   text: `SELECT c.id::text AS "apiClientId", t.id::text AS "tenantId", b.id::text AS "brokerId",
                 b.broker_number AS "brokerNumber", c.api_key_ciphertext AS ciphertext,
+                c.previous_key_ciphertext AS "previousCiphertext", c.previous_key_valid_until AS "previousValidUntil",
                 c.blocked AS "clientBlocked", b.blocked AS "brokerBlocked",
                 e.id::text AS "employeeId", e.blocked AS "employeeBlocked"
            FROM broker.api_client c
@@ -46,10 +49,15 @@ export class SqlApiClientDirectory implements ApiClientDirectory {
       employeeCode ?? null,
     ]);
     if (!row) return undefined;
-    const { ciphertext, employeeId, employeeBlocked, ...client } = row;
+    const { ciphertext, previousCiphertext, previousValidUntil, employeeId, employeeBlocked, ...client } =
+      row;
     return {
       ...client,
       apiKey: this.cipher.decrypt(ciphertext),
+      ...(previousCiphertext !== null &&
+        previousValidUntil !== null && {
+          previousKey: { apiKey: this.cipher.decrypt(previousCiphertext), validUntil: previousValidUntil },
+        }),
       ...(employeeCode !== undefined && {
         employee: { code: employeeCode, id: employeeId, blocked: employeeBlocked ?? false },
       }),

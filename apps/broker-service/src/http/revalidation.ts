@@ -14,8 +14,10 @@ export function sendRevalidated(
   response: Response,
   lastModified: Date,
   body: unknown,
+  /** Headers of the 200 answer only (a 304 has no body they could describe), e.g. X-Svc-Total. */
+  bodyHeaders: Record<string, string> = {},
 ): void {
-  sendRevalidatedJson(request, response, lastModified.toUTCString(), JSON.stringify(body));
+  sendRevalidatedJson(request, response, lastModified.toUTCString(), JSON.stringify(body), bodyHeaders);
 }
 
 /** sendRevalidated with the Last-Modified as an HTTP date and the body as JSON already serialised. */
@@ -24,6 +26,7 @@ function sendRevalidatedJson(
   response: Response,
   lastModified: string,
   json: string | Buffer,
+  bodyHeaders: Record<string, string> = {},
 ): void {
   response.setHeader('Last-Modified', lastModified);
   response.setHeader('Cache-Control', LIST_CACHE_CONTROL);
@@ -31,6 +34,7 @@ function sendRevalidatedJson(
     response.status(304).end();
     return;
   }
+  for (const [name, value] of Object.entries(bodyHeaders)) response.setHeader(name, value);
   // Not response.json(): Express would answer 304 by its own, lenient reading of If-Modified-Since.
   response.type('json').end(json);
 }

@@ -8,12 +8,8 @@ import {
   type PageContext,
   unknownLinkPage,
 } from '../customer-pages/page-shell.js';
-import {
-  PASSWORD_EXAMPLE,
-  PASSWORD_MIN_LENGTH,
-  type PasswordField,
-  type PasswordProblem,
-} from './password-rules.js';
+import { PASSWORD_EXAMPLE, PASSWORD_MIN_LENGTH } from '@broker/auth';
+import type { PasswordField, PasswordProblem } from './password-rules.js';
 import type { PasswordLink } from './password.repository.js';
 import type { PasswordLinkOutcome, SetPasswordOutcome } from './password.service.js';
 

@@ -72,14 +72,16 @@ export class PasswordRepository {
       [link.tenantId, link.customerId],
     );
     await db.query(
-      `INSERT INTO broker.audit_event (tenant_id, customer_id, action, actor, client_address, user_agent, details)
-       VALUES ($1, $2, 'passwort_gesetzt', 'kunde', $3, $4, $5)`,
+      `INSERT INTO broker.audit_event
+         (tenant_id, customer_id, action, actor_kind, actor, target, client_address, user_agent, details)
+       VALUES ($1, $2, 'passwort_gesetzt', 'customer', 'kunde', $6, $3, $4, $5)`,
       [
         link.tenantId,
         link.customerId,
         client.address,
         client.userAgent,
         { linkId: link.id, linksSpent: spent.map((row) => row.id) },
+        `customers/${link.customerId}`,
       ],
     );
     return stored.setAt;

@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { hash } from '@node-rs/argon2';
 import { DataSource } from 'typeorm';
+import { hashPassword } from '@broker/auth';
 import type { CustomerClient, LinkForm } from '../customer-pages/link-page.controller.js';
 import { checkPassword, type PasswordProblem } from './password-rules.js';
 import { type PasswordLink, PasswordRepository } from './password.repository.js';
-
-/** argon2id (the library's `Algorithm.Argon2id`) with its defaults: m = 19 MiB, t = 2, p = 1, as OWASP recommends. */
-const ARGON2ID = 2;
 
 /** The password form's own fields as posted (urlencoded); absent fields are empty strings. */
 export interface PasswordFields {
@@ -61,7 +58,7 @@ export class PasswordService {
         .flatMap((name) => [name, ...name.split(/[\s.@_-]+/)]),
     });
     if ('problems' in checked) return { state: 'invalid', link: opened.link, problems: checked.problems };
-    const passwordHash = await hash(checked.password, { algorithm: ARGON2ID });
+    const passwordHash = await hashPassword(checked.password);
     return this.db.transaction(async (tx) => {
       const link = await this.links.find(tx, tenantCode, form.token, true);
       if (!link) return { state: 'unknown' };

@@ -92,14 +92,16 @@ export class SigningRepository {
     ]);
     const { clientAddress, userAgent, details } = mandate.audit;
     await db.query(
-      `INSERT INTO broker.audit_event (tenant_id, customer_id, action, actor, client_address, user_agent, details)
-       VALUES ($1, $2, 'maklervollmacht_unterschrieben', 'kunde', $3, $4, $5)`,
+      `INSERT INTO broker.audit_event
+         (tenant_id, customer_id, action, actor_kind, actor, target, client_address, user_agent, details)
+       VALUES ($1, $2, 'maklervollmacht_unterschrieben', 'customer', 'kunde', $6, $3, $4, $5)`,
       [
         link.tenantId,
         link.customerId,
         clientAddress,
         userAgent,
         { ...details, linkId: link.id, archiveEntryId: entry.id, documentId },
+        `customers/${link.customerId}`,
       ],
     );
   }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { verify } from '@node-rs/argon2';
 import { DataSource } from 'typeorm';
-import type { LoginPrincipal } from '@broker/auth';
+import { type LoginPrincipal, passwordMatches } from '@broker/auth';
 
 /** A valid argon2id hash of a random password: checked for unknown users, so both cases take as long. */
 const DECOY_HASH =
@@ -19,7 +18,7 @@ export class UserAccounts {
         WHERE lower(username) = lower($1) AND NOT disabled`,
       [username],
     );
-    const matches = await verify(account?.hash ?? DECOY_HASH, password).catch(() => false);
+    const matches = await passwordMatches(account?.hash ?? DECOY_HASH, password);
     if (!account || !matches) return undefined;
     return { userId: account.id, username: account.username, tenant: account.tenant };
   }

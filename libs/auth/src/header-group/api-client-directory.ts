@@ -12,6 +12,8 @@ export interface ApiClientCredentials {
   brokerId: string;
   brokerNumber: string;
   apiKey: string;
+  /** The key a rotation replaced, accepted beside `apiKey` until `validUntil`. */
+  previousKey?: { apiKey: string; validUntil: Date };
   clientBlocked: boolean;
   brokerBlocked: boolean;
   /** The employee asked for, if one was. */

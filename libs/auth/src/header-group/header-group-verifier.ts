@@ -19,6 +19,8 @@ export interface SvcPrincipal {
   brokerId: string;
   brokerNumber: string;
   apiClientId: string;
+  /** The client's API id (X-Svc-Api-Id), as the audit trail names the client. */
+  apiId: string;
   /** The employee named by the request's path, read with the client; not yet checked (see EmployeeScopeGuard). */
   employee?: ClientEmployee;
 }
@@ -70,7 +72,8 @@ interface OtpHeaders {
  * The header group of area C: `X-Svc-Api-Id` with either `X-Svc-Timestamp`, `X-Svc-Nonce` and
  * `X-Svc-Digest` = hex sha1(nonce + timestamp + apiKey) over the values as sent, or `X-Svc-Otp` = TOTP (RFC 6238,
  * SHA-1, 8 digits, 30 s, one step of tolerance) with the API key's UTF-8 bytes as the secret.
- * Implausible or wrong headers are a 400, an unknown API id a 404, a blocked client or broker a 403.
+ * Implausible or wrong headers are a 400, an unknown API id a 404, a blocked client or broker a 403. After a key
+ * rotation, the key it replaced is accepted beside the new one until its validity ends.
  */
 export class HeaderGroupVerifier {
   constructor(
@@ -79,7 +82,7 @@ export class HeaderGroupVerifier {
     private readonly otpFailures: OtpFailures,
     /** Told of every refused OTP proof (for metrics and the log; it carries no secret). */
     private readonly onOtpRefusal: (refusal: OtpRefusal) => void = () => undefined,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
   /** `employeeCode`: the employee the request's path names, looked up with the client (see SvcPrincipal). */
@@ -107,6 +110,7 @@ export class HeaderGroupVerifier {
       brokerId: client.brokerId,
       brokerNumber: client.brokerNumber,
       apiClientId: client.apiClientId,
+      apiId,
       employee: client.employee,
     };
   }
@@ -144,9 +148,19 @@ export class HeaderGroupVerifier {
       throw invalid('Header X-Svc-Timestamp is more than 30 seconds away from the server time');
   }
 
+  /** The client's current key, and the key a rotation replaced while it is still valid. */
+  private keysOf(client: ApiClientCredentials): string[] {
+    const previous = client.previousKey;
+    return previous && previous.validUntil.getTime() > this.now()
+      ? [client.apiKey, previous.apiKey]
+      : [client.apiKey];
+  }
+
   private async checkDigest(proof: DigestHeaders, client: ApiClientCredentials): Promise<void> {
-    if (!sameText(proof.digest, sha1Hex(proof.nonce + proof.timestamp + client.apiKey)))
-      throw invalid('Header X-Svc-Digest does not match');
+    const matches = this.keysOf(client).some((apiKey) =>
+      sameText(proof.digest, sha1Hex(proof.nonce + proof.timestamp + apiKey)),
+    );
+    if (!matches) throw invalid('Header X-Svc-Digest does not match');
     if (!(await this.nonces.claim(`${client.apiClientId}:${proof.nonce}`, NONCE_MEMORY_MS)))
       throw invalid('Header X-Svc-Nonce was already used');
   }
@@ -176,16 +190,18 @@ export class HeaderGroupVerifier {
   }
 
   private validOtp(proof: OtpHeaders, client: ApiClientCredentials): boolean {
-    const delta = TOTP.validate({
-      token: proof.otp,
-      secret: Secret.fromUTF8(client.apiKey),
-      algorithm: 'SHA1',
-      digits: 8,
-      period: 30,
-      window: 1,
-      timestamp: this.now(),
-    });
-    return delta !== null;
+    return this.keysOf(client).some(
+      (apiKey) =>
+        TOTP.validate({
+          token: proof.otp,
+          secret: Secret.fromUTF8(apiKey),
+          algorithm: 'SHA1',
+          digits: 8,
+          period: 30,
+          window: 1,
+          timestamp: this.now(),
+        }) !== null,
+    );
   }
 }
 

@@ -36,7 +36,7 @@ describe('LoginBearerGuard', () => {
     const { token } = await tokens.issue(principal);
     const { context, request } = contextWith({ [header]: `Bearer ${token}` });
     expect(await guard.canActivate(context)).toBe(true);
-    expect(loginPrincipalOf(request)).toEqual(principal);
+    expect(loginPrincipalOf(request)).toEqual({ ...principal, issuedAtSeconds: expect.any(Number) });
   });
 
   it.each([{}, { authorization: 'Basic abc' }, { authorisation: 'Bearer' }])(

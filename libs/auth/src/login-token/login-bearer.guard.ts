@@ -1,9 +1,9 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { HttpRequestLike } from '../http-request.js';
 import { ACTIVE_USERS, type ActiveUsers } from './active-users.js';
-import { invalidLoginToken, type LoginPrincipal, LoginTokenService } from './login-token.service.js';
+import { invalidLoginToken, LoginTokenService, type VerifiedLogin } from './login-token.service.js';
 
-type RequestWithLogin = HttpRequestLike & { loginPrincipal?: LoginPrincipal };
+type RequestWithLogin = HttpRequestLike & { loginPrincipal?: VerifiedLogin };
 
 /** The token of `Authorization: Bearer ...`, or of the misspelled `Authorisation` header the spec's example uses. */
 function bearerToken(request: HttpRequestLike): string | undefined {
@@ -27,14 +27,14 @@ export class LoginBearerGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithLogin>();
     const principal = await this.tokens.verify(bearerToken(request));
-    if (!(await this.users.isActive(principal.userId)))
+    if (!(await this.users.isActive(principal.userId, principal.issuedAtSeconds)))
       throw invalidLoginToken('The user of this token no longer exists or is disabled');
     request.loginPrincipal = principal;
     return true;
   }
 }
 
-export function loginPrincipalOf(request: HttpRequestLike): LoginPrincipal {
+export function loginPrincipalOf(request: HttpRequestLike): VerifiedLogin {
   const principal = (request as RequestWithLogin).loginPrincipal;
   if (!principal) throw new Error('loginPrincipalOf() on a route without LoginBearerGuard');
   return principal;

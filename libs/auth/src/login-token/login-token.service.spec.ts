@@ -25,7 +25,10 @@ describe('LoginTokenService', () => {
     expect(issued.expiresAt.getTime()).toBe(Math.floor(now.getTime() / 1000) * 1000 + 600_000);
     const { protectedHeader } = await jwtVerify(issued.token, createLocalJWKSet(await service.jwks()));
     expect(protectedHeader).toMatchObject({ alg: 'RS256', kid: 'calc-test' });
-    expect(await service.verify(issued.token)).toEqual(principal);
+    expect(await service.verify(issued.token)).toEqual({
+      ...principal,
+      issuedAtSeconds: Math.floor(now.getTime() / 1000),
+    });
   });
 
   const refusal = async (token: string | undefined) => {
@@ -50,8 +53,12 @@ describe('LoginTokenService', () => {
   });
 
   it('remembers a verified token only until it expires', async () => {
-    const issued = await service.issue(principal, new Date(Date.now() - 598_000));
-    expect(await service.verify(issued.token)).toEqual(principal);
+    const issuedAt = new Date(Date.now() - 598_000);
+    const issued = await service.issue(principal, issuedAt);
+    expect(await service.verify(issued.token)).toEqual({
+      ...principal,
+      issuedAtSeconds: Math.floor(issuedAt.getTime() / 1000),
+    });
     jest.useFakeTimers({
       now: Date.now() + 5_000,
       doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'],

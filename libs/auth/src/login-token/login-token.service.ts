@@ -20,6 +20,11 @@ export interface LoginPrincipal {
   tenant: string;
 }
 
+/** The holder of a verified token, and when the token was issued (seconds since 1970, its `iat`). */
+export interface VerifiedLogin extends LoginPrincipal {
+  issuedAtSeconds: number;
+}
+
 export interface IssuedToken {
   token: string;
   expiresAt: Date;
@@ -29,7 +34,7 @@ const ALGORITHM = 'RS256';
 const DEFAULT_VERIFIED_CACHE_SIZE = 10_000;
 
 interface VerifiedToken {
-  principal: LoginPrincipal;
+  principal: VerifiedLogin;
   expiresAtMs: number;
 }
 
@@ -74,7 +79,7 @@ export class LoginTokenService {
   }
 
   /** The principal of a valid token; a 401 for a missing, malformed, expired or foreign one. */
-  async verify(token: string | undefined): Promise<LoginPrincipal> {
+  async verify(token: string | undefined): Promise<VerifiedLogin> {
     if (!token) throw invalidLoginToken('A bearer token is required');
     const known = this.verified.get(token);
     if (known && known.expiresAtMs > Date.now()) return known.principal;
@@ -83,11 +88,16 @@ export class LoginTokenService {
       const { payload } = await jwtVerify(token, this.publicKey, {
         algorithms: [ALGORITHM],
         issuer: this.settings.issuer,
-        requiredClaims: ['sub', 'exp', 'name', 'tenant'],
+        requiredClaims: ['sub', 'exp', 'iat', 'name', 'tenant'],
       });
       if (typeof payload.name !== 'string' || typeof payload.tenant !== 'string')
         throw invalidLoginToken('The token lacks its user name or tenant');
-      const principal = { userId: payload.sub!, username: payload.name, tenant: payload.tenant };
+      const principal = {
+        userId: payload.sub!,
+        username: payload.name,
+        tenant: payload.tenant,
+        issuedAtSeconds: payload.iat!,
+      };
       this.verified.set(token, { principal, expiresAtMs: payload.exp! * 1000 });
       return principal;
     } catch (error) {

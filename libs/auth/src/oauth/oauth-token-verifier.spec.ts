@@ -134,6 +134,15 @@ describe('OAuthTokenVerifier', () => {
     expect(error.message).toBe('The token is signed with an algorithm that is not accepted');
   });
 
+  it('refuses an administration token, whatever other scopes it has', async () => {
+    for (const scope of ['platform.admin', 'platform.operator service.imports']) {
+      const token = await authServer.token({ claims: { scope } });
+      const error = await rejection(viaJwks.verify(`Bearer ${token}`));
+      expect(error.code).toBe(ErrorCode.AuthenticationFailed);
+      expect(error.message).toBe('An administration token is not accepted here');
+    }
+  });
+
   it('answers a token without the scope with 403 insufficient_scope', async () => {
     const token = await authServer.token({ claims: { scope: 'service.other' } });
     const error = await rejection(viaJwks.verify(`Bearer ${token}`));

@@ -44,20 +44,25 @@ export interface OAuthPrincipal {
   subject: string;
 }
 
-function invalidToken(description: string): DomainError {
+/** The scopes of administration tokens: never accepted by an area's API, as an import token is never an admin's. */
+export const ADMIN_SCOPES = ['platform.admin', 'platform.operator'] as const;
+/** The scope of import tokens (area A). */
+export const IMPORT_SCOPE = 'service.imports';
+
+export function invalidToken(description: string): DomainError {
   return new DomainError(ErrorCode.AuthenticationFailed, description, [], {
     'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}"`,
   });
 }
 
-function insufficientScope(scope: string): DomainError {
+export function insufficientScope(scope: string): DomainError {
   return new DomainError(ErrorCode.InsufficientScope, `The token lacks the scope ${scope}`, [], {
     'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
   });
 }
 
 /** Scopes from `scope` (space-separated string) or `scp` (array), as authorization servers differ. */
-function scopesOf(payload: JWTPayload): string[] {
+export function scopesOf(payload: JWTPayload): string[] {
   const scopes: string[] = [];
   if (typeof payload.scope === 'string') scopes.push(...payload.scope.split(' ').filter(Boolean));
   if (Array.isArray(payload.scp))
@@ -65,7 +70,7 @@ function scopesOf(payload: JWTPayload): string[] {
   return scopes;
 }
 
-function stringClaim(payload: JWTPayload, claim: string): string | undefined {
+export function stringClaim(payload: JWTPayload, claim: string): string | undefined {
   const value = payload[claim];
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
@@ -116,13 +121,21 @@ export class OAuthTokenVerifier {
     } else throw new Error('OAuth verification needs a JWKS URL or a public key');
   }
 
+  /** The caller of an area's API: a valid token with the required scope, and no administration scope. */
   async verify(authorization: string | undefined): Promise<OAuthPrincipal> {
+    const payload = await this.verifyToken(authorization);
+    const scopes = scopesOf(payload);
+    if (scopes.some((scope) => (ADMIN_SCOPES as readonly string[]).includes(scope)))
+      throw invalidToken('An administration token is not accepted here');
+    if (!scopes.includes(this.settings.requiredScope)) throw insufficientScope(this.settings.requiredScope);
+    return this.principalOf(payload);
+  }
+
+  /** The claims of a valid bearer token (signature, issuer, audience, expiry), whatever its scopes. */
+  async verifyToken(authorization: string | undefined): Promise<JWTPayload> {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
     if (!token) throw invalidToken('A bearer token is required');
-    const payload = await this.verifiedPayload(token);
-    if (!scopesOf(payload).includes(this.settings.requiredScope))
-      throw insufficientScope(this.settings.requiredScope);
-    return this.principalOf(payload);
+    return this.verifiedPayload(token);
   }
 
   private async verifiedPayload(token: string): Promise<JWTPayload> {

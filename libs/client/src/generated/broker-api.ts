@@ -36,6 +36,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vermittler": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The brokers below the caller’s broker (all levels), by number */
+        get: operations["listUntervermittler"];
+        put?: never;
+        /** Creates a sub-broker below the caller’s broker, or below one of its sub-brokers (Uebervermittler) */
+        post: operations["createUntervermittler"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/vermittler/{vmt}": {
         parameters: {
             query?: never;
@@ -43,7 +61,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The caller’s broker or a broker below it */
+        get: operations["getVermittler"];
         put?: never;
         post?: never;
         delete?: never;
@@ -90,6 +109,23 @@ export interface components {
             PLZ?: string;
             Ort?: string;
         };
+        UntervermittlerAnlageInput: {
+            Vermittlernummer: string;
+            Uebervermittler?: string;
+            Name: string;
+            Namenszusatz?: string;
+            Strasse?: string;
+            PLZ?: string;
+            Ort?: string;
+            Email?: string;
+            Telefon?: string;
+            Mobil?: string;
+            Fax?: string;
+            Website?: string;
+            Impressum?: string;
+            Adresse?: components["schemas"]["UntervermittlerAdresse"];
+            Kommunikationsdaten?: components["schemas"]["UntervermittlerKommunikationsdaten"];
+        };
         UntervermittlerKommunikationsdaten: {
             Email?: string;
             Telefon?: string;
@@ -98,7 +134,7 @@ export interface components {
         };
         UntervermittlerView: {
             Vermittler: string;
-            Uebervermittler: string;
+            Uebervermittler: string | null;
             Name: string;
             Namenszusatz: string | null;
             Adresse: {
@@ -270,6 +306,330 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GesellschaftView"][];
+                };
+            };
+            /** @description Not Modified: the list has not changed since If-Modified-Since (no body) */
+            304: {
+                headers: {
+                    /** @description When the list last changed (HTTP date) */
+                    "Last-Modified": string;
+                    /** @description How long a client may use the list without asking */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or its header group is invalid (every problem named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The API client, its broker or the employee is blocked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description No such object for this caller (another broker’s object included), or an unknown API id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+        };
+    };
+    listUntervermittler: {
+        parameters: {
+            query?: {
+                /** @description Items to skip */
+                from?: number;
+                /** @description Items per page */
+                size?: number;
+            };
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description When the list last changed (HTTP date) */
+                    "Last-Modified": string;
+                    /** @description How long a client may use the list without asking */
+                    "Cache-Control": string;
+                    /** @description The number of all sub-brokers, for paging */
+                    "X-Svc-Total": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UntervermittlerView"][];
+                };
+            };
+            /** @description Not Modified: the list has not changed since If-Modified-Since (no body) */
+            304: {
+                headers: {
+                    /** @description When the list last changed (HTTP date) */
+                    "Last-Modified": string;
+                    /** @description How long a client may use the list without asking */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or its header group is invalid (every problem named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The API client, its broker or the employee is blocked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description No such object for this caller (another broker’s object included), or an unknown API id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+        };
+    };
+    createUntervermittler: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UntervermittlerAnlageInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The new sub-broker’s getVermittler path */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UntervermittlerView"];
+                };
+            };
+            /** @description The request or its header group is invalid (every problem named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The API client, its broker or the employee is blocked */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description No such object for this caller (another broker’s object included), or an unknown API id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is larger than allowed (JSON 1 MiB; the multi-call limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Too many wrong one-time passwords of the API id: OTP proofs are refused until Retry-After (the digest is not) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meldungen"];
+                };
+            };
+        };
+    };
+    getVermittler: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The IANA time zone (e.g. America/New_York) in which input date-times without an offset are read; default Europe/Berlin. Output stays in Europe/Berlin. */
+                "X-Svc-Timezone"?: string;
+            };
+            path: {
+                vmt: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description When the list last changed (HTTP date) */
+                    "Last-Modified": string;
+                    /** @description How long a client may use the list without asking */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UntervermittlerView"];
                 };
             };
             /** @description Not Modified: the list has not changed since If-Modified-Since (no body) */

@@ -1693,9 +1693,9 @@ export interface operations {
             query: {
                 /** @description The search text: words or their beginnings, e-mail, phone, customer id or postal code; at most 10 terms */
                 q: string;
-                /** @description Hits to skip */
+                /** @description Items to skip */
                 from?: number;
-                /** @description Hits per page */
+                /** @description Items per page */
                 size?: number;
             };
             header?: {
@@ -1798,9 +1798,9 @@ export interface operations {
             query: {
                 /** @description The search text: words or their beginnings, e-mail, phone, customer id or postal code; at most 10 terms */
                 q: string;
-                /** @description Hits to skip */
+                /** @description Items to skip */
                 from?: number;
-                /** @description Hits per page */
+                /** @description Items per page */
                 size?: number;
             };
             header?: {

@@ -67,20 +67,8 @@ function IsText(maxLength: number): PropertyDecorator {
   });
 }
 
-/**
- * The query string of searchKunden: `?q=<text>&from=<int>&size=<int>`. The @JSONSchema decorators describe the
- * checks above, whose custom form the OpenAPI generator cannot read, from the same limits.
- */
-export class SearchKundenParams {
-  @IsText(SEARCH_MAX_QUERY_LENGTH)
-  @JSONSchema({
-    type: 'string',
-    minLength: 1,
-    maxLength: SEARCH_MAX_QUERY_LENGTH,
-    description: `The search text: words or their beginnings, e-mail, phone, customer id or postal code; at most ${SEARCH_MAX_TERMS} terms`,
-  })
-  q!: string;
-
+/** Paging as searchKunden pages (spec): `from` (default 0) and `size` (default 50). */
+export class FromSizeParams {
   @IsOptional()
   @Transform(integer)
   @IsWholeNumberWithin(0, SEARCH_MAX_FROM)
@@ -89,7 +77,7 @@ export class SearchKundenParams {
     minimum: 0,
     maximum: SEARCH_MAX_FROM,
     default: 0,
-    description: 'Hits to skip',
+    description: 'Items to skip',
   })
   from: number = 0;
 
@@ -101,9 +89,24 @@ export class SearchKundenParams {
     minimum: 0,
     maximum: SEARCH_MAX_SIZE,
     default: SEARCH_DEFAULT_SIZE,
-    description: 'Hits per page',
+    description: 'Items per page',
   })
   size: number = SEARCH_DEFAULT_SIZE;
+}
+
+/**
+ * The query string of searchKunden: `?q=<text>&from=<int>&size=<int>`. The @JSONSchema decorators describe the
+ * checks above, whose custom form the OpenAPI generator cannot read, from the same limits.
+ */
+export class SearchKundenParams extends FromSizeParams {
+  @IsText(SEARCH_MAX_QUERY_LENGTH)
+  @JSONSchema({
+    type: 'string',
+    minLength: 1,
+    maxLength: SEARCH_MAX_QUERY_LENGTH,
+    description: `The search text: words or their beginnings, e-mail, phone, customer id or postal code; at most ${SEARCH_MAX_TERMS} terms`,
+  })
+  q!: string;
 }
 
 /** SearchQuery, the body of the POST form: further filters, both optional. */

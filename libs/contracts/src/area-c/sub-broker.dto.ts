@@ -10,7 +10,10 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { EMAIL_ADDRESS, PHONE_NUMBER, POSTAL_CODE, WEBSITE } from './contact-patterns.js';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { NAME_MAX, TEXT_MAX, VALUE_MAX } from './customer.dto.js';
+import { FromSizeParams } from './search.dto.js';
+import { BROKER_NUMBER } from '../admin/admin-requests.js';
 
 /** Values are taken trimmed: formats are checked, and texts stored, without surrounding blanks. */
 const trimmed = () =>
@@ -103,10 +106,28 @@ export class UntervermittlerdatensatzInput {
   Kommunikationsdaten?: UntervermittlerKommunikationsdaten;
 }
 
-/** The answer of updateUntervermittler: the sub-broker as stored, in the nested form; cleared fields are null. */
+/**
+ * createUntervermittler (the spec's sub-broker creation, its fields not shown): the Untervermittlerdatensatz with the
+ * new broker's number. Name is required (checked by the service: the data set's fields may be left out when updating);
+ * without Uebervermittler the sub-broker is placed below the caller's broker.
+ */
+@JSONSchema({ required: ['Vermittlernummer', 'Name'] })
+export class UntervermittlerAnlageInput extends UntervermittlerdatensatzInput {
+  @Matches(BROKER_NUMBER, {
+    message:
+      'Vermittlernummer must be a broker number: 1 to 32 letters, digits, ., _ or -, starting with a letter or digit',
+  })
+  Vermittlernummer!: string;
+}
+
+/**
+ * A broker as area C shows it (getVermittler, listUntervermittler, and the answers of createUntervermittler and
+ * updateUntervermittler), in the nested form; cleared fields are null. Uebervermittler is null for a broker at the
+ * top of the tree.
+ */
 export interface UntervermittlerView {
   Vermittler: string;
-  Uebervermittler: string;
+  Uebervermittler: string | null;
   Name: string;
   Namenszusatz: string | null;
   Adresse: { Strasse: string | null; PLZ: string | null; Ort: string | null };
@@ -119,3 +140,6 @@ export interface UntervermittlerView {
   Website: string | null;
   Impressum: string | null;
 }
+
+/** listUntervermittler: `?from=<int>&size=<int>` as searchKunden pages (from default 0, size default 50). */
+export class UntervermittlerListParams extends FromSizeParams {}

@@ -17,6 +17,7 @@ import { CustomerPassword1763700000016 } from './1763700000016-customer-password
 import { ImportDryRun1763700000017 } from './1763700000017-import-dry-run.js';
 import { ImportWebhooks1763700000018 } from './1763700000018-import-webhooks.js';
 import { ImportStagingTyped1763700000019 } from './1763700000019-import-staging-typed.js';
+import { Administration1763700000020 } from './1763700000020-administration.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -39,4 +40,5 @@ export const allMigrations = [
   ImportDryRun1763700000017,
   ImportWebhooks1763700000018,
   ImportStagingTyped1763700000019,
+  Administration1763700000020,
 ];

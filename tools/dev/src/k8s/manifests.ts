@@ -11,7 +11,12 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
-import { GATEWAY_TEMPLATE, type GatewaySettings, UPLOAD_FRAMING_BYTES } from '../gateway-config.js';
+import {
+  ADMIN_MAX_BODY_BYTES,
+  GATEWAY_TEMPLATE,
+  type GatewaySettings,
+  UPLOAD_FRAMING_BYTES,
+} from '../gateway-config.js';
 
 /** Where the images come from; the committed manifests use the defaults, a release renders its own. */
 export interface ManifestOptions {
@@ -35,6 +40,12 @@ type SecretKey = (typeof SECRET_KEYS)[number];
 
 const CONFIG_NAME = 'platform-config';
 const GATEWAY_TEMPLATE_NAME = 'gateway-template';
+/** The script the gateway image's entrypoint sources first: ADMIN_ALLOWED_CIDRS as the template's geo entries. */
+export const GATEWAY_ADMIN_CIDRS_SCRIPT = path.join(
+  path.dirname(GATEWAY_TEMPLATE),
+  '15-admin-allowed-cidrs.envsh',
+);
+const GATEWAY_SCRIPTS_NAME = 'gateway-scripts';
 const IMPORT_FILES = 'import-files';
 const IMPORT_STORAGE_DIR = '/var/lib/broker-imports';
 const IMPORT_MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
@@ -229,6 +240,9 @@ function platformConfig(): ConfigMap {
       IMPORT_OAUTH_AUDIENCE: 'broker-platform-import',
       IMPORT_OAUTH_JWKS_URL: 'https://login.example.com/.well-known/jwks.json',
       IMPORT_WORKER_CONCURRENCY: '4',
+      ADMIN_OAUTH_ISSUER: 'https://login.example.com/',
+      ADMIN_OAUTH_AUDIENCE: 'broker-platform-admin',
+      ADMIN_OAUTH_JWKS_URL: 'https://login.example.com/.well-known/jwks.json',
       CALC_TOKEN_TTL_SECONDS: '3600',
       CUSTOMER_BASE_URL: 'https://broker.example.com',
       MAIL_FROM: 'Maklerportal <no-reply@example.com>',
@@ -316,6 +330,19 @@ function brokerService(image: string): KubernetesObject[] {
   return [deployment(name, pod, { replicas: 2, scraped: true }), service(name), disruptionBudget(name)];
 }
 
+/** The administration (extension): light and rarely busy, two replicas for availability. */
+function adminService(image: string): KubernetesObject[] {
+  const name = 'admin-service';
+  const pod = appPod(name, {
+    image,
+    secrets: ['DATABASE_URL', 'API_KEY_ENCRYPTION_KEY'],
+    resources: resources(['100m', '500m'], ['192Mi', '384Mi']),
+    drainSeconds: 30,
+    servesTraffic: true,
+  });
+  return [deployment(name, pod, { replicas: 2, scraped: true }), service(name), disruptionBudget(name)];
+}
+
 /** A Job's pod cannot change, so each release gets its own Job, named after its tag. */
 export const migrationJobName = (tag: string) =>
   `migrate-${tag.toLowerCase().replace(/[^a-z0-9.-]/g, '-')}`.slice(0, 63).replace(/[.-]+$/, '');
@@ -346,10 +373,13 @@ function migrationJob(image: string, tag: string): Job {
 }
 
 /**
- * The gateway's template variables inside the cluster: upstreams are the Services by their short names, which
- * resolve in the gateway's own namespace, so the same manifests serve another namespace; logs go to stdout.
+ * The gateway's variables inside the cluster: upstreams are the Services by their short names, which resolve in the
+ * gateway's own namespace, so the same manifests serve another namespace; logs go to stdout. ADMIN_ALLOWED_CIDRS
+ * becomes the template's ADMIN_ALLOWED_GEO in the image's entrypoint (GATEWAY_ADMIN_CIDRS_SCRIPT).
  */
-export const GATEWAY_ENVIRONMENT: GatewaySettings = {
+export const GATEWAY_ENVIRONMENT: Omit<GatewaySettings, 'ADMIN_ALLOWED_GEO'> & {
+  ADMIN_ALLOWED_CIDRS: string;
+} = {
   GATEWAY_PORT: String(GATEWAY_PORT),
   GATEWAY_STATE_DIR: '/tmp',
   GATEWAY_ACCESS_LOG: '/dev/stdout',
@@ -357,9 +387,12 @@ export const GATEWAY_ENVIRONMENT: GatewaySettings = {
   GATEWAY_RATE_BURST: '100',
   GATEWAY_MAX_BODY_BYTES: String(11 * 1024 * 1024),
   GATEWAY_MAX_UPLOAD_BYTES: String(IMPORT_MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES),
+  GATEWAY_MAX_ADMIN_BODY_BYTES: String(ADMIN_MAX_BODY_BYTES),
   IMPORT_UPSTREAM: 'import-service:80',
   CALC_UPSTREAM: 'calc-service:80',
   BROKER_UPSTREAM: 'broker-service:80',
+  ADMIN_UPSTREAM: 'admin-service:80',
+  ADMIN_ALLOWED_CIDRS: '',
   IMPORT_HOST: 'import.example.com',
   CALC_HOST: 'calc.example.com',
   BROKER_HOST: 'broker.example.com',
@@ -380,7 +413,7 @@ function gateway(): KubernetesObject[] {
     ports: [{ name: 'http', containerPort: GATEWAY_PORT }],
     env: [
       { name: 'NGINX_ENVSUBST_OUTPUT_DIR', value: path.dirname(GATEWAY_RENDERED_CONFIG) },
-      ...(Object.keys(GATEWAY_ENVIRONMENT) as (keyof GatewaySettings)[]).map((key) => ({
+      ...(Object.keys(GATEWAY_ENVIRONMENT) as (keyof typeof GATEWAY_ENVIRONMENT)[]).map((key) => ({
         name: key,
         value: GATEWAY_ENVIRONMENT[key],
       })),
@@ -405,16 +438,27 @@ function gateway(): KubernetesObject[] {
     volumeMounts: [
       { name: 'tmp', mountPath: '/tmp' },
       { name: 'template', mountPath: '/etc/nginx/templates', readOnly: true },
+      {
+        name: 'scripts',
+        mountPath: `/docker-entrypoint.d/${path.basename(GATEWAY_ADMIN_CIDRS_SCRIPT)}`,
+        subPath: path.basename(GATEWAY_ADMIN_CIDRS_SCRIPT),
+        readOnly: true,
+      },
     ],
   };
   const graceSeconds = ENDPOINT_DELAY_SECONDS + GATEWAY_DRAIN_SECONDS + 10;
   const pod = podSpec(container, graceSeconds, [
     { name: 'template', configMap: { name: GATEWAY_TEMPLATE_NAME } },
+    { name: 'scripts', configMap: { name: GATEWAY_SCRIPTS_NAME, defaultMode: 0o755 } },
   ]);
   return [
     new ConfigMap({
       metadata: metadata(GATEWAY_TEMPLATE_NAME),
       data: { 'nginx.conf.template': readFileSync(GATEWAY_TEMPLATE, 'utf8') },
+    }),
+    new ConfigMap({
+      metadata: metadata(GATEWAY_SCRIPTS_NAME),
+      data: { [path.basename(GATEWAY_ADMIN_CIDRS_SCRIPT)]: readFileSync(GATEWAY_ADMIN_CIDRS_SCRIPT, 'utf8') },
     }),
     deployment(
       name,
@@ -458,6 +502,7 @@ export function kubernetesManifests(options: ManifestOptions): ManifestFiles {
     'import-worker.yaml': importWorker(image('import-service')),
     'calc-service.yaml': calcService(image('calc-service')),
     'broker-service.yaml': brokerService(image('broker-service')),
+    'admin-service.yaml': adminService(image('admin-service')),
     'gateway.yaml': gateway(),
   };
 }

@@ -22,20 +22,8 @@ export const DEMO_BROKERS: DemoBroker[] = [
 ];
 
 export const DEMO_EMPLOYEES = [
-  {
-    broker: 'V1000',
-    code: '01_01',
-    firstName: 'Erika',
-    lastName: 'Mustermann',
-    email: 'erika@muster-makler.example',
-  },
-  {
-    broker: 'V2000',
-    code: '02_01',
-    firstName: 'Max',
-    lastName: 'Andermann',
-    email: 'max@andere-makler.example',
-  },
+  { broker: 'V1000', code: '01_01', name: 'Erika Mustermann', email: 'erika@muster-makler.example' },
+  { broker: 'V2000', code: '02_01', name: 'Max Andermann', email: 'max@andere-makler.example' },
 ];
 
 export const DEMO_API_CLIENTS = [
@@ -63,7 +51,7 @@ export const DEMO_COMPANY_AGREEMENTS = [
   { broker: 'V1001', company: '9095', agencyNumber: 'AG-1001-01' },
 ];
 
-export const DEMO_CALC_USER = { tenant: 'demo', username: 'demo', password: 'demo-password' };
+export const DEMO_CALC_USER = { tenant: 'demo', username: 'demo', password: 'Tarif Kiesel Abendrot' };
 
 export interface DemoCustomer {
   key: string;

@@ -1,6 +1,14 @@
-import { hash, verify } from '@node-rs/argon2';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ApiKeyCipher } from '@broker/auth';
+import {
+  Administration,
+  type AuditActor,
+  type MasterDataRow,
+  tenantIdOf,
+  type WriteContext,
+} from '@broker/administration';
+import { type ApiKeyCipher, passwordMatches } from '@broker/auth';
+import type { MasterDataKind } from '@broker/contracts';
+import { DomainError, ErrorCode } from '@broker/errors';
 import {
   DEMO_API_CLIENTS,
   DEMO_BROKERS,
@@ -16,8 +24,9 @@ import {
 
 type Ids = Map<string, string>;
 
-/** argon2id with the library's defaults (m=19 MiB, t=2, p=1), as OWASP recommends. */
-const ARGON2ID = 2;
+/** The seed writes as the platform's own tooling, audited like any other writer. */
+const SEED_ACTOR: AuditActor = { kind: 'system', subject: 'db:seed', client: null };
+const SEED: WriteContext = { actor: SEED_ACTOR };
 
 async function one(db: EntityManager, sql: string, parameters: unknown[]): Promise<string> {
   const [row] = await db.query<{ id: string }[]>(sql, parameters);
@@ -25,96 +34,52 @@ async function one(db: EntityManager, sql: string, parameters: unknown[]): Promi
   return row.id;
 }
 
-async function upsertTenant(db: EntityManager): Promise<string> {
-  return one(
-    db,
-    `INSERT INTO broker.tenant (code, name) VALUES ($1, $2)
-     ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
-    [DEMO_TENANT.code, DEMO_TENANT.name],
-  );
-}
+const isNotFound = (error: unknown) => error instanceof DomainError && error.code === ErrorCode.NotFound;
 
-/** Parents come before their children in DEMO_BROKERS. */
-async function upsertBrokers(db: EntityManager, tenantId: string): Promise<Ids> {
-  const ids: Ids = new Map();
-  for (const broker of DEMO_BROKERS) {
-    const parentId = broker.parent ? ids.get(broker.parent)! : null;
-    const id = await one(
-      db,
-      `INSERT INTO broker.broker (tenant_id, broker_number, parent_id, name, city, blocked)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (tenant_id, broker_number) DO UPDATE
-         SET parent_id = EXCLUDED.parent_id, name = EXCLUDED.name, city = EXCLUDED.city, blocked = EXCLUDED.blocked
-       RETURNING id`,
-      [tenantId, broker.number, parentId, broker.name, broker.city, broker.blocked ?? false],
-    );
-    ids.set(broker.number, id);
-  }
-  return ids;
-}
-
-async function upsertEmployees(db: EntityManager, tenantId: string, brokers: Ids): Promise<void> {
-  for (const employee of DEMO_EMPLOYEES) {
-    await db.query(
-      `INSERT INTO broker.employee (tenant_id, broker_id, employee_code, first_name, last_name, email)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (tenant_id, broker_id, employee_code) DO UPDATE
-         SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name, email = EXCLUDED.email`,
-      [
-        tenantId,
-        brokers.get(employee.broker),
-        employee.code,
-        employee.firstName,
-        employee.lastName,
-        employee.email,
-      ],
-    );
+async function ensureTenant(admin: Administration): Promise<void> {
+  try {
+    await admin.tenants.get(DEMO_TENANT.code);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    await admin.tenants.create(SEED, { id: DEMO_TENANT.code, name: DEMO_TENANT.name });
   }
 }
 
-/** The stored ciphertext is only replaced when it does not hold the demo key (e.g. after a key change). */
-async function upsertApiClients(db: EntityManager, tenantId: string, brokers: Ids, cipher: ApiKeyCipher) {
+/** The demo's master data as the rows of a master-data file, each cell as text. */
+const rows = (records: Record<string, string | boolean | undefined>[]): MasterDataRow[] =>
+  records.map((record, index) => ({
+    line: index + 2,
+    cells: Object.fromEntries(Object.entries(record).map(([column, value]) => [column, String(value ?? '')])),
+  }));
+
+async function importMasterData(admin: Administration, kind: MasterDataKind, data: MasterDataRow[]) {
+  const result = await admin.masterData.importRows(SEED, DEMO_TENANT.code, kind, data, { dryRun: false });
+  if (result.errors.length > 0) throw new Error(`Demo ${kind} refused: ${JSON.stringify(result.errors)}`);
+}
+
+/** A client whose stored key is not the demo key (e.g. after a change of the encryption key) is made anew. */
+async function ensureApiClients(admin: Administration): Promise<void> {
   for (const client of DEMO_API_CLIENTS) {
-    const [existing] = await db.query<{ api_key_ciphertext: string }[]>(
-      'SELECT api_key_ciphertext FROM broker.api_client WHERE tenant_id = $1 AND api_id = $2',
-      [tenantId, client.apiId],
-    );
-    const ciphertext =
-      existing && cipher.holds(existing.api_key_ciphertext, client.apiKey)
-        ? existing.api_key_ciphertext
-        : cipher.encrypt(client.apiKey);
-    await db.query(
-      `INSERT INTO broker.api_client (tenant_id, broker_id, api_id, api_key_ciphertext)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (tenant_id, api_id) DO UPDATE
-         SET broker_id = EXCLUDED.broker_id, api_key_ciphertext = EXCLUDED.api_key_ciphertext, blocked = false`,
-      [tenantId, brokers.get(client.broker), client.apiId, ciphertext],
+    if (await admin.apiClients.holdsKey(DEMO_TENANT.code, client.apiId, client.apiKey)) continue;
+    await admin.apiClients.delete(SEED, DEMO_TENANT.code, client.apiId).catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+    });
+    await admin.apiClients.create(
+      SEED,
+      DEMO_TENANT.code,
+      client.broker,
+      { apiId: client.apiId },
+      client.apiKey,
     );
   }
 }
 
-async function upsertCompanies(db: EntityManager, tenantId: string): Promise<Ids> {
-  const ids: Ids = new Map();
-  for (const company of DEMO_COMPANIES) {
-    const id = await one(
-      db,
-      `INSERT INTO broker.company (tenant_id, vu_number, name) VALUES ($1, $2, $3)
-       ON CONFLICT (tenant_id, vu_number) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
-      [tenantId, company.vuNumber, company.name],
-    );
-    ids.set(company.vuNumber, id);
-  }
-  return ids;
-}
-
-async function upsertCompanyAgreements(db: EntityManager, tenantId: string, brokers: Ids, companies: Ids) {
-  for (const agreement of DEMO_COMPANY_AGREEMENTS) {
-    await db.query(
-      `INSERT INTO broker.company_agreement (tenant_id, broker_id, company_id, agency_number) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (tenant_id, broker_id, company_id) DO UPDATE SET agency_number = EXCLUDED.agency_number`,
-      [tenantId, brokers.get(agreement.broker), companies.get(agreement.company), agreement.agencyNumber],
-    );
-  }
+async function ensureCalcUser(admin: Administration): Promise<void> {
+  const { tenant, username, password } = DEMO_CALC_USER;
+  const stored = await admin.calcUsers.passwordHashOf(tenant, username);
+  if (stored === undefined) await admin.calcUsers.create(SEED, tenant, { username, password });
+  else if (!(await passwordMatches(stored, password)))
+    await admin.calcUsers.update(SEED, tenant, username, { password, disabled: false });
 }
 
 /** Detail definitions keyed `<broker>/<detail key>`. */
@@ -227,39 +192,69 @@ async function upsertCustomerParts(
   }
 }
 
-async function upsertCalcUser(db: EntityManager): Promise<void> {
-  const { tenant, username, password } = DEMO_CALC_USER;
-  const [existing] = await db.query<{ password_hash: string }[]>(
-    'SELECT password_hash FROM calc.user_account WHERE lower(username) = $1',
-    [username],
+/** Ids of the tenant's brokers and insurers, by number, for the customers' rows. */
+async function idsOf(db: EntityManager, table: 'broker' | 'company', key: string): Promise<Ids> {
+  const rows = await db.query<{ id: string; key: string }[]>(
+    `SELECT x.id::text, x.${key} AS key FROM broker.${table} x JOIN broker.tenant t ON t.id = x.tenant_id
+      WHERE t.code = $1`,
+    [DEMO_TENANT.code],
   );
-  const passwordHash =
-    existing && (await verify(existing.password_hash, password))
-      ? existing.password_hash
-      : await hash(password, { algorithm: ARGON2ID });
-  await db.query(
-    `INSERT INTO calc.user_account (tenant_code, username, password_hash) VALUES ($1, $2, $3)
-     ON CONFLICT (lower(username)) DO UPDATE
-       SET tenant_code = EXCLUDED.tenant_code, password_hash = EXCLUDED.password_hash, disabled = false`,
-    [tenant, username, passwordHash],
-  );
+  return new Map(rows.map((row) => [row.key, row.id]));
 }
 
-/** Writes the demo data in one transaction. Idempotent: a second run leaves every row as it was. */
+/**
+ * Writes the demo data. Tenant, brokers, employees, API clients, insurers, agreements and the calculation user go
+ * through the administration's use cases (audited as `db:seed`), the customers in one transaction of their own.
+ * Idempotent: a second run finds everything as it should be and writes nothing.
+ */
 export async function seedDemoData(dataSource: DataSource, cipher: ApiKeyCipher): Promise<void> {
+  const admin = new Administration(dataSource, cipher);
+  await ensureTenant(admin);
+  await importMasterData(
+    admin,
+    'brokers',
+    rows(
+      DEMO_BROKERS.map(({ number, name, parent, blocked, city }) => ({
+        number,
+        name,
+        parent,
+        blocked,
+        city,
+      })),
+    ),
+  );
+  await importMasterData(
+    admin,
+    'employees',
+    rows(DEMO_EMPLOYEES.map(({ code, ...employee }) => ({ ...employee, number: code }))),
+  );
+  await importMasterData(
+    admin,
+    'companies',
+    rows(DEMO_COMPANIES.map(({ vuNumber, name }) => ({ vu_number: vuNumber, name }))),
+  );
+  await importMasterData(
+    admin,
+    'agreements',
+    rows(
+      DEMO_COMPANY_AGREEMENTS.map(({ broker, company, agencyNumber }) => ({
+        broker,
+        vu_number: company,
+        agency_number: agencyNumber,
+      })),
+    ),
+  );
+  await ensureApiClients(admin);
+  await ensureCalcUser(admin);
   await dataSource.transaction(async (db) => {
-    const tenantId = await upsertTenant(db);
-    const brokers = await upsertBrokers(db, tenantId);
-    await upsertEmployees(db, tenantId, brokers);
-    await upsertApiClients(db, tenantId, brokers, cipher);
-    const companies = await upsertCompanies(db, tenantId);
-    await upsertCompanyAgreements(db, tenantId, brokers, companies);
+    const tenantId = await tenantIdOf(db, DEMO_TENANT.code);
+    const brokers = await idsOf(db, 'broker', 'broker_number');
+    const companies = await idsOf(db, 'company', 'vu_number');
     const definitions = await upsertDetailDefinitions(db, tenantId, brokers);
     for (const customer of DEMO_CUSTOMERS) {
       const brokerId = brokers.get(customer.broker)!;
       const customerId = await upsertCustomer(db, tenantId, brokerId, customer);
       await upsertCustomerParts(db, { tenantId, brokerId, customerId }, customer, companies, definitions);
     }
-    await upsertCalcUser(db);
   });
 }

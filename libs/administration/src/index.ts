@@ -1,0 +1,12 @@
+export * from './administration.js';
+export * from './audit-trail.js';
+export * from './tenants.js';
+export * from './brokers.js';
+export * from './broker-lookup.js';
+export * from './employees.js';
+export * from './api-clients.js';
+export * from './calc-users.js';
+export * from './companies.js';
+export * from './paging.js';
+export * from './master-data/master-data-import.js';
+export type { MasterDataRow } from './master-data/master-data-csv.js';

@@ -1,0 +1,63 @@
+import { DomainError } from '@broker/errors';
+import { parseMasterDataCsv } from './master-data-csv.js';
+
+const BROKERS = { required: ['number', 'name'], known: ['number', 'name', 'parent', 'city'] };
+
+describe('parseMasterDataCsv', () => {
+  it('reads a header in any order and case, commas or semicolons, a BOM and CR LF, skipping blank lines', () => {
+    for (const text of ['Name,NUMBER\nNord,N1\n\nSüd,N2\n', '\uFEFFname;number\r\nNord;N1\r\n\r\nSüd;N2\r\n'])
+      expect(parseMasterDataCsv(text, BROKERS)).toEqual({
+        columns: ['name', 'number'],
+        rows: [
+          { line: 2, cells: { name: 'Nord', number: 'N1' } },
+          { line: 4, cells: { name: 'Süd', number: 'N2' } },
+        ],
+        errors: [],
+      });
+  });
+
+  it('counts a row by the line it starts on, also after quoted line breaks, and keeps quoted commas', () => {
+    const parsed = parseMasterDataCsv('number,name\nN1,"Nord\nund Ost"\nN2," Süd, West "\n', BROKERS);
+    expect(parsed.rows).toEqual([
+      { line: 2, cells: { number: 'N1', name: 'Nord\nund Ost' } },
+      { line: 4, cells: { number: 'N2', name: 'Süd, West' } },
+    ]);
+  });
+
+  it('lists a row with another number of cells, and one that is no CSV record, by line', () => {
+    const parsed = parseMasterDataCsv('number,name\nN1\nN2,Zwei,zu viel\nN3,Dr"ei\nN4,Vier\n', BROKERS);
+    expect(parsed.rows).toEqual([{ line: 5, cells: { number: 'N4', name: 'Vier' } }]);
+    expect(parsed.errors).toEqual([
+      { line: 4, message: expect.stringContaining('is not a CSV record') },
+      { line: 2, message: 'has 1 cells; the header names 2 columns' },
+      { line: 3, message: 'has 3 cells; the header names 2 columns' },
+    ]);
+  });
+
+  it('names the line where a quote that is never closed opened, and the lines it took along', () => {
+    const parsed = parseMasterDataCsv('number,name\nN1,Eins\nN2,"Zwei\nN3,Drei\nN4,Vier\n', BROKERS);
+    expect(parsed.rows).toEqual([{ line: 2, cells: { number: 'N1', name: 'Eins' } }]);
+    expect(parsed.errors).toEqual([
+      { line: 3, message: 'has a quote that is never closed: lines 3-5 could not be read' },
+    ]);
+  });
+
+  it.each([
+    ['', 'The file is empty'],
+    ['number,name\n', 'The file has a header row but no rows'],
+    ['number,city\nN1,Kiel', 'The header row lacks the column(s) name'],
+    ['number,name,secret\nN1,X,Y', 'The header row names unknown column(s) secret'],
+    ['number,name,Name\nN1,X,Y', 'The header row names name more than once'],
+  ])('refuses %j as a whole', (text, message) => {
+    const refusal = (() => {
+      try {
+        parseMasterDataCsv(text, BROKERS);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect((refusal as DomainError).message).toContain(message);
+  });
+});

@@ -1,0 +1,171 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { MasterDataKind, MasterDataLineError, MasterDataResult } from '@broker/contracts';
+import { lockBrokerHierarchy } from '@broker/inventory';
+import { inTransaction, recordAuditEvent, type WriteContext } from '../audit-trail.js';
+import { tenantIdOf } from '../tenants.js';
+import type { CellValue } from './master-data-columns.js';
+import { type MasterDataRow, parseMasterDataCsv } from './master-data-csv.js';
+import {
+  keyOf,
+  MASTER_DATA_KINDS_SPECS,
+  type MasterDataKindSpec,
+  type MasterDataRecord,
+  type MasterDataValues,
+} from './master-data-kinds.js';
+
+/** A row to write: created or changed (with the columns it changes), every column at its final value. */
+interface PlannedWrite {
+  key: string;
+  values: MasterDataValues;
+  changes: MasterDataValues | 'created';
+}
+
+interface Plan {
+  writes: PlannedWrite[];
+  unchanged: number;
+}
+
+/** The columns a kind's file must name, and every column it may name. */
+export function masterDataColumns(kind: MasterDataKind): { required: string[]; known: string[] } {
+  const { columns } = MASTER_DATA_KINDS_SPECS[kind];
+  return {
+    required: columns.filter((column) => column.required).map((column) => column.name),
+    known: columns.map((column) => column.name),
+  };
+}
+
+/** Each row's cells read by its kind's columns; a row with a bad cell is a line error (its problems together). */
+function readRows(spec: MasterDataKindSpec, rows: MasterDataRow[]) {
+  const records: MasterDataRecord[] = [];
+  const errors: MasterDataLineError[] = [];
+  const firstLineOf = new Map<string, number>();
+  for (const row of rows) {
+    const values: MasterDataValues = {};
+    const problems: string[] = [];
+    for (const column of spec.columns) {
+      const cell = row.cells[column.name];
+      if (cell === undefined) continue;
+      const reading = column.read(cell);
+      if ('problem' in reading) problems.push(reading.problem);
+      else values[column.name] = reading.value;
+    }
+    if (problems.length > 0) {
+      errors.push({ line: row.line, message: problems.join('; ') });
+      continue;
+    }
+    const key = keyOf(spec.key, values);
+    const first = firstLineOf.get(key);
+    if (first !== undefined) errors.push({ line: row.line, message: `${key} is already on line ${first}` });
+    else {
+      firstLineOf.set(key, row.line);
+      records.push({ line: row.line, key, values });
+    }
+  }
+  return { records, errors };
+}
+
+/** Which rows are new, which change stored rows (and how), and how many leave them as they are. */
+function planWrites(
+  spec: MasterDataKindSpec,
+  records: MasterDataRecord[],
+  stored: Map<string, MasterDataValues>,
+): Plan {
+  const defaults = Object.fromEntries(spec.columns.map((column) => [column.name, column.default]));
+  const writes: PlannedWrite[] = [];
+  let unchanged = 0;
+  for (const { key, values } of records) {
+    const before = stored.get(key);
+    if (!before) {
+      writes.push({ key, values: { ...defaults, ...values }, changes: 'created' });
+      continue;
+    }
+    const changes = Object.fromEntries(
+      Object.entries(values).filter(([name, value]) => !sameValue(before[name], value)),
+    );
+    if (Object.keys(changes).length === 0) unchanged++;
+    else writes.push({ key, values: { ...defaults, ...before, ...values }, changes });
+  }
+  return { writes, unchanged };
+}
+
+const sameValue = (stored: CellValue | undefined, given: CellValue) => (stored ?? null) === given;
+
+/**
+ * Master data in bulk, as a pool copies it from its own systems (nightly): brokers, employees, insurers and
+ * agreements, each kind from a CSV file with a header row. Rows are created or updated by their key (a row the
+ * file does not name is left alone, nothing is deleted); a column the file leaves out keeps its stored values.
+ * Idempotent: a second upload of the same file finds every row unchanged and writes nothing. A file with any bad
+ * line writes nothing and lists every bad line; a dry run checks and counts and writes nothing either way.
+ */
+export class MasterDataImport {
+  constructor(private readonly db: DataSource) {}
+
+  async importCsv(
+    context: WriteContext,
+    tenantCode: string,
+    kind: MasterDataKind,
+    csv: string,
+    options: { dryRun: boolean },
+  ): Promise<MasterDataResult> {
+    const parsed = parseMasterDataCsv(csv, masterDataColumns(kind));
+    return this.importRows(context, tenantCode, kind, parsed.rows, options, parsed.errors);
+  }
+
+  /** The rows of a file already read (the demo seed gives them as data); `readErrors`: lines that were no row. */
+  async importRows(
+    context: WriteContext,
+    tenantCode: string,
+    kind: MasterDataKind,
+    rows: MasterDataRow[],
+    options: { dryRun: boolean },
+    readErrors: MasterDataLineError[] = [],
+  ): Promise<MasterDataResult> {
+    const spec = MASTER_DATA_KINDS_SPECS[kind];
+    const { records, errors } = readRows(spec, rows);
+    return inTransaction(this.db, context, async (tx) => {
+      const tenantId = await tenantIdOf(tx, tenantCode);
+      // The tree the file is checked against stays as it is until the file is written.
+      if (kind === 'brokers' && !options.dryRun) await lockBrokerHierarchy(tx, tenantId, 'exclusive');
+      const stored = await spec.load(tx, tenantId, records);
+      errors.push(...readErrors, ...(await spec.check(tx, tenantId, records, stored)));
+      errors.sort((a, b) => a.line - b.line);
+      const plan = planWrites(spec, records, stored);
+      const created = plan.writes.filter((write) => write.changes === 'created').length;
+      const result: MasterDataResult = {
+        kind,
+        dry_run: options.dryRun,
+        created,
+        updated: plan.writes.length - created,
+        unchanged: plan.unchanged,
+        errors,
+      };
+      if (errors.length === 0 && !options.dryRun && plan.writes.length > 0)
+        await this.write(tx, context, { tenantId, spec, plan });
+      return result;
+    });
+  }
+
+  private async write(
+    tx: EntityManager,
+    context: WriteContext,
+    { tenantId, spec, plan }: { tenantId: string; spec: MasterDataKindSpec; plan: Plan },
+  ): Promise<void> {
+    await spec.write(
+      tx,
+      tenantId,
+      plan.writes.map((write) => write.values),
+    );
+    await recordAuditEvent(tx, context.actor, {
+      tenantId,
+      action: context.operation ?? 'importMasterData',
+      target: `master-data/${spec.kind}`,
+      changes: {
+        created: plan.writes.filter((write) => write.changes === 'created').map((write) => write.key),
+        updated: Object.fromEntries(
+          plan.writes.flatMap((write) => (write.changes === 'created' ? [] : [[write.key, write.changes]])),
+        ),
+        unchanged: plan.unchanged,
+      },
+    });
+  }
+}

@@ -1,0 +1,23 @@
+import type { EntityManager } from 'typeorm';
+
+/** SQL fragments the administration's queries share. */
+
+/** A timestamptz column as the administration answers it: RFC 3339 in UTC, to the second. */
+export const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+
+/** `text` as a LIKE pattern matching itself anywhere, its wildcards taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * The rows an UPDATE or DELETE ... RETURNING returns. (TypeORM answers such a statement with `[rows, count]`; as a
+ * common table expression of a SELECT it answers with the rows, as for any query.)
+ */
+export function writtenRows<Row>(
+  db: EntityManager,
+  statement: string,
+  parameters: unknown[],
+): Promise<Row[]> {
+  return db.query<Row[]>(`WITH written AS (${statement}) SELECT * FROM written`, parameters);
+}

@@ -1,0 +1,68 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { BrokerApiError } from './api-error.js';
+import { bearerFetch, RenewingToken } from './bearer.js';
+import { type ClientCredentials, ClientCredentialsTokens } from './client-credentials.js';
+import { type FetchFunction, globalFetch } from './fetch-function.js';
+import type { components, paths } from './generated/admin-api.js';
+
+export type MasterDataKind = components['schemas']['MasterDataKind'];
+export type MasterDataResult = components['schemas']['MasterDataResult'];
+
+export interface AdminClientOptions {
+  /** The administration service's base, e.g. `https://gateway.example.com/admin/v1`. */
+  baseUrl: string;
+  /**
+   * How the client gets its access token (scope platform.operator or platform.admin): a token as it is, a function
+   * answering one, or OAuth 2.0 client credentials (`scope` default platform.operator).
+   */
+  auth: { token: string | (() => Promise<string>) } | { credentials: ClientCredentials };
+  fetch?: FetchFunction;
+}
+
+export interface AdminClient {
+  /** The typed client of every operation of the administration document. */
+  api: Client<paths>;
+  /**
+   * importMasterData: a CSV file of brokers, employees, insurers or agreements. Answers the counts, and `errors`
+   * (every bad line; then nothing was written) when the service refused the file with 422.
+   */
+  importMasterData(
+    tenant: string,
+    kind: MasterDataKind,
+    csv: string,
+    options?: { dryRun?: boolean },
+  ): Promise<MasterDataResult>;
+}
+
+/** A token the caller gives, not renewed by the client: it is asked for again when the service refused it. */
+function givenToken(token: string | (() => Promise<string>)): RenewingToken {
+  const answer = typeof token === 'string' ? () => Promise.resolve(token) : token;
+  return new RenewingToken(async () => ({ token: await answer(), expiresAt: Number.MAX_SAFE_INTEGER }));
+}
+
+/** A client of the administration service (beyond the spec), for operators' scripts, the CLI and consoles. */
+export function createAdminClient(options: AdminClientOptions): AdminClient {
+  const send = options.fetch ?? globalFetch;
+  const tokens =
+    'credentials' in options.auth
+      ? new ClientCredentialsTokens({ scope: 'platform.operator', ...options.auth.credentials }, send)
+      : givenToken(options.auth.token);
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/$/, ''),
+    fetch: bearerFetch(tokens, send, true),
+  });
+  return {
+    api,
+    async importMasterData(tenant, kind, csv, { dryRun = false } = {}) {
+      const { data, error, response } = await api.POST('/tenants/{tenant}/master-data/{kind}', {
+        params: { path: { tenant, kind }, query: { dry_run: dryRun ? 'true' : 'false' } },
+        body: csv,
+        bodySerializer: (body: string) => body,
+        headers: { 'Content-Type': 'text/csv; charset=utf-8' },
+      });
+      if (data) return data;
+      if (response.status === 422) return error as MasterDataResult;
+      throw new BrokerApiError(response.status, error, response);
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from './admin-views.js';
+export * from './admin-requests.js';
