@@ -22,12 +22,13 @@ const TENANT = 'bench';
 
 /**
  * Brokers in a tree four levels deep: B0..B49 at the top, every further broker Bi below B(i/4). Written from the last
- * to the first, so every broker comes before its parent in the file. `renamed`: that many get another name.
+ * to the first, so every broker comes before its parent in the file. `renamed`: that many get another name; `moved`:
+ * that many of the last brokers (leaves) are placed below another top broker.
  */
-function brokersCsv(count: number, renamed = 0): string {
+function brokersCsv(count: number, { renamed = 0, moved = 0 } = {}): string {
   const rows = ['number,name,parent,blocked,city'];
   for (let index = count - 1; index >= 0; index--) {
-    const parent = index < 50 ? '' : `B${Math.floor(index / 4)}`;
+    const parent = index < 50 ? '' : `B${index >= count - moved ? (index % 49) + 1 : Math.floor(index / 4)}`;
     const name = index < renamed ? `Makler ${index} (umbenannt)` : `Makler ${index}`;
     rows.push(
       `B${index},"${name}",${parent},${index % 97 === 0},${['Köln', 'Hamburg', 'München'][index % 3]}`,
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
     const cpu = cpuTimeMeter();
     const rounds: Round[] = [];
     for (const [kind, file, changedFile] of [
-      ['brokers', brokerFile, brokersCsv(brokers, brokers / 10)],
+      ['brokers', brokerFile, brokersCsv(brokers, { renamed: brokers / 10 })],
       ['employees', employeeFile, employeesCsv(brokers, perBroker, (brokers * perBroker) / 10)],
     ] as const) {
       rounds.push(await timed(`${kind}: dry run`, () => upload(port, token, kind, file, true)));
@@ -127,6 +128,8 @@ async function main(): Promise<void> {
       rounds.push(await timed(`${kind}: same file again`, () => upload(port, token, kind, file)));
       rounds.push(await timed(`${kind}: a tenth changed`, () => upload(port, token, kind, changedFile)));
     }
+    const moved = brokersCsv(brokers, { renamed: brokers / 10, moved: brokers / 10 });
+    rounds.push(await timed('brokers: a tenth moved', () => upload(port, token, 'brokers', moved)));
     const rss = await peakRssMiB(service.pid!);
     console.log(
       `${os.availableParallelism()} cores, Node ${process.version}; ${brokers} brokers ` +

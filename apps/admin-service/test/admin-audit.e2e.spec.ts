@@ -106,6 +106,8 @@ describe('administration: the audit trail and secrets', () => {
     ]);
     expect((await events('&actor=nobody')).items).toEqual([]);
     expect((await events('&to=2000-01-01T00:00:00Z')).items).toEqual([]);
+    expect((await events('&to=2000-01-01T00:00:00%2B14:59')).items).toEqual([]);
+    expect((await events('&to=9999-12-31T23:59:59.999999-14:59')).items).not.toEqual([]);
     const all = (await events('&from=2000-01-01T00:00:00%2B01:00')).items;
     const first = await t.call(token, 'get', '/tenants/demo/audit-events?limit=5').expect(200);
     expect(first.body.items).toHaveLength(5);
@@ -120,6 +122,8 @@ describe('administration: the audit trail and secrets', () => {
       'from=2026-02-30T00:00:00Z',
       'to=0000-01-01T00:00:00Z',
       'to=2026-01-01T24:00:00Z',
+      'to=2026-01-01T00:00:00%2B15:00',
+      'from=2026-01-01T00:00:00-23:59',
       'cursor=abc',
       'cursor=9999999999999999999',
       'limit=1001',

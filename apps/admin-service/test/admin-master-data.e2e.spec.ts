@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { type AdminTestApp, BASE, startAdminTestApp } from './admin-test-app.js';
 
@@ -129,6 +130,37 @@ describe('administration: master data (importMasterData)', () => {
     expect((await t.db.query('SELECT count(*)::int AS n FROM broker.audit_event')).rows).toEqual(events.rows);
   });
 
+  it('walks a long cycle and a deep chain once, lists the first 1000 bad lines and counts the rest', async () => {
+    const count = 20_000;
+    const chain = Array.from(
+      { length: count },
+      (_, index) => `C${index},Kette ${index},${index === 0 ? '' : `C${index - 1}`},`,
+    );
+    const ring = Array.from(
+      { length: count },
+      (_, index) => `R${index},Ring ${index},R${(index + 1) % count},`,
+    );
+    const refused = await upload(
+      'brokers',
+      ['number,name,parent,blocked', ...chain, ...ring].join('\n'),
+    ).expect(422);
+    expect(refused.body.errors).toHaveLength(1001);
+    expect(refused.body.errors[0]).toEqual({
+      line: 34,
+      message: 'broker C32 would be on level 33; a file places brokers on at most 32 levels',
+    });
+    expect(refused.body.errors[1000]).toEqual({
+      line: 1033,
+      message: `${2 * count - 32 - 1000} more bad line(s) after this one are not listed`,
+    });
+    const ringOnly = await upload('brokers', ['number,name,parent,blocked', ...ring].join('\n')).expect(422);
+    expect(ringOnly.body.errors[1]).toEqual({
+      line: 3,
+      message: `broker R1 would be below itself: R1 → R2 → R3 → R4 → R5 → … (${count - 5} more) → R1`,
+    });
+    expect(await brokers()).not.toContainEqual(expect.objectContaining({ number: 'C0' }));
+  });
+
   it('lists a line that is no CSV record', async () => {
     const refused = await upload('brokers', 'number,name\nN20,"Nord "Zwanzig\nN21,Nord').expect(422);
     expect(refused.body.errors).toContainEqual({
@@ -156,11 +188,16 @@ describe('administration: master data (importMasterData)', () => {
   it('refuses other media types, charsets and bytes that are not UTF-8, unknown kinds and oversized files', async () => {
     await upload('brokers', '{"number":"N30","name":"X"}', '', 'application/json').expect(415);
     await upload('brokers', 'number,name\nN30,X', '', 'text/csv; charset=iso-8859-1').expect(415);
+    await upload('brokers', 'number,name\nN31,Nord', '?dry_run=true', 'text/csv; charset="US-ASCII"').expect(
+      200,
+    );
     await upload(
       'brokers',
       Buffer.from([0x6e, 0x75, 0x6d, 0x62, 0x65, 0x72, 0x2c, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xe4, 0x2c, 0x78]),
     ).expect(400);
     await upload('passwords', 'number,name\nN30,X').expect(404);
+    await upload('brokers', gzipSync('number,name\nN30,X')).set('Content-Encoding', 'gzip').expect(415);
+    await upload('brokers', `number,name\n${'N30,X\n'.repeat(200_000)}`).expect(400);
     expect(await brokers()).not.toContainEqual(expect.objectContaining({ number: 'N30' }));
   });
 
@@ -231,5 +268,32 @@ describe('administration: master data (importMasterData)', () => {
       updated: { N1: { name: 'Nord Eins' } },
       unchanged: 0,
     });
+  });
+
+  it('takes two uploads of a kind one after the other: the second finds the first’s rows', async () => {
+    const csv = `broker,number,name\n${Array.from({ length: 500 }, (_, index) => `N1,p${index},Paar ${index}`).join('\n')}`;
+    const results = await Promise.all([
+      upload('employees', csv).expect(200),
+      upload('employees', csv).expect(200),
+    ]);
+    const counts = results.map(({ body }: { body: { created: number; unchanged: number } }) => [
+      body.created,
+      body.unchanged,
+    ]);
+    expect(counts.sort()).toEqual([
+      [0, 500],
+      [500, 0],
+    ]);
+  });
+
+  it('leaves a column the file does not name as the API set it', async () => {
+    await t.call(token, 'patch', '/tenants/nord/brokers/N1/employees/p1', { disabled: true }).expect(200);
+    await t.call(token, 'patch', '/tenants/nord/brokers/N4', { blocked: false }).expect(200);
+    await upload('employees', 'broker,number,name\nN1,p1,Paar Eins').expect(200);
+    await upload('brokers', 'number,name\nN4,Nord Vier neu').expect(200);
+    const p1 = await t.call(token, 'get', '/tenants/nord/brokers/N1/employees/p1').expect(200);
+    expect(p1.body).toMatchObject({ name: 'Paar Eins', disabled: true });
+    const n4 = await t.call(token, 'get', '/tenants/nord/brokers/N4').expect(200);
+    expect(n4.body).toMatchObject({ name: 'Nord Vier neu', blocked: false, parent: 'N1' });
   });
 });

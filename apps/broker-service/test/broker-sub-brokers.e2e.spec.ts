@@ -426,6 +426,17 @@ describe('broker service: updateUntervermittler (PATCH {base}/vermittler/{vmt})'
         Adresse: { Ort: 'Bremen' },
       });
       expect(await row('V1003')).toMatchObject({ parent: 'V1000', city: 'Bremen' });
+      const audit = await db.query<{ actor_kind: string; actor: string; details: object }>(
+        `SELECT actor_kind, actor, details FROM broker.audit_event
+          WHERE action = 'updateUntervermittler' AND target = 'brokers/V1003' ORDER BY id DESC LIMIT 1`,
+      );
+      expect(audit.rows).toEqual([
+        {
+          actor_kind: 'api-client',
+          actor: FIXTURE_API_CLIENTS.main.apiId,
+          details: { parent: 'V1000', city: 'Bremen' },
+        },
+      ]);
     });
 
     it('accepts the current superior as Uebervermittler', async () => {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { type AdminClient, createAdminClient, type MasterDataKind } from './admin-client.js';
@@ -237,7 +238,11 @@ async function setBlocked({ api }: AdminClient, args: string[], blocked: boolean
 
 async function masterData(client: AdminClient, { options }: Invocation, args: string[]): Promise<Outcome> {
   const [tenant, kind, file] = take(args, ['tenant', 'kind', 'file.csv']);
-  const result = await client.importMasterData(tenant, kind as MasterDataKind, await readFile(file, 'utf8'), {
+  const bytes = await readFile(file);
+  // Decoding would turn another charset's umlauts into replacement characters, and the service would store them.
+  if (!isUtf8(bytes))
+    throw new Error(`${file} is not UTF-8: save it as UTF-8 (e.g. iconv -f windows-1252 -t utf-8)`);
+  const result = await client.importMasterData(tenant, kind as MasterDataKind, bytes.toString('utf8'), {
     dryRun: options.dryRun,
   });
   const counts = `${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged`;

@@ -37,17 +37,23 @@ export const ADMIN_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const CIDR = /^(\d{1,3}(\.\d{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)(\/\d{1,3})?$/;
 
 /**
- * ADMIN_ALLOWED_CIDRS (address ranges separated by commas or blanks) as the entries of the gateway's geo block; every
- * address when it names none. What the gateway image's deploy/gateway/15-admin-allowed-cidrs.envsh does with the
- * variable in compose and Kubernetes.
+ * ADMIN_ALLOWED_CIDRS (address ranges separated by commas or blanks, or `any`) as the entries of the gateway's geo
+ * block. Empty is an error, as a value that is no range: an unset variable must not open /admin/ to everyone. What
+ * the gateway image's deploy/gateway/15-admin-allowed-cidrs.envsh does with the variable in compose and Kubernetes.
  */
 export function adminAllowedGeo(allowedCidrs: string): string {
   const cidrs = allowedCidrs.split(/[\s,]+/).filter(Boolean);
+  if (cidrs.includes('any')) return 'default 1;';
+  if (cidrs.length === 0)
+    throw new Error('ADMIN_ALLOWED_CIDRS is empty: name the address ranges that may reach /admin/, or any');
   const invalid = cidrs.filter((cidr) => !CIDR.test(cidr));
   if (invalid.length > 0)
     throw new Error(`ADMIN_ALLOWED_CIDRS: ${invalid.join(', ')} is not an address range`);
-  return cidrs.length > 0 ? ['default 0;', ...cidrs.map((cidr) => `${cidr} 1;`)].join(' ') : 'default 1;';
+  return ['default 0;', ...cidrs.map((cidr) => `${cidr} 1;`)].join(' ');
 }
+
+/** Who reaches /admin/ through a gateway on this machine when ADMIN_ALLOWED_CIDRS is not set: this machine. */
+export const LOCAL_ADMIN_ALLOWED_CIDRS = '127.0.0.0/8, ::1';
 
 /** The room the gateway adds to IMPORT_MAX_UPLOAD_BYTES for the multipart framing and the form fields. */
 export const UPLOAD_FRAMING_BYTES = 1024 * 1024;

@@ -5,6 +5,7 @@ import { ensureDebianPackage } from '@broker/testing';
 import {
   ADMIN_MAX_BODY_BYTES,
   adminAllowedGeo,
+  LOCAL_ADMIN_ALLOWED_CIDRS,
   type GatewaySettings,
   renderGatewayConfig,
   UPLOAD_FRAMING_BYTES,
@@ -105,7 +106,7 @@ export function planLocalGateway(
       GATEWAY_MAX_ADMIN_BODY_BYTES: String(
         Number(process.env.ADMIN_MASTER_DATA_MAX_BYTES || ADMIN_MAX_BODY_BYTES),
       ),
-      ADMIN_ALLOWED_GEO: adminAllowedGeo(process.env.ADMIN_ALLOWED_CIDRS ?? ''),
+      ADMIN_ALLOWED_GEO: adminAllowedGeo(process.env.ADMIN_ALLOWED_CIDRS || LOCAL_ADMIN_ALLOWED_CIDRS),
     },
   );
   return { port, args };

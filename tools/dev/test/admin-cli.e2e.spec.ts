@@ -165,6 +165,11 @@ describe('pnpm admin against the running administration service', () => {
     const refused = await admin(['master-data', 'nord', 'brokers', bad]);
     expect(refused).toMatchObject({ code: 1 });
     expect(refused.stdout).toContain('line 2: parent N9 is neither in the file nor a broker of this tenant');
+    const latin1 = path.join(workDir, 'latin1.csv');
+    writeFileSync(latin1, Buffer.from('number,name\nN6,Nord F\xfcnf\n', 'latin1'));
+    const notUtf8 = await admin(['master-data', 'nord', 'brokers', latin1]);
+    expect(notUtf8).toMatchObject({ code: 1 });
+    expect(notUtf8.stderr).toContain('is not UTF-8: save it as UTF-8');
   });
 
   /** An operator's access token, by the client-credentials grant. */

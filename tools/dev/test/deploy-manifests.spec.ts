@@ -7,6 +7,7 @@ import * as dclint from 'dclint';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
 import { parse, parseAllDocuments } from 'yaml';
@@ -237,7 +238,9 @@ describe('deploy/compose.yaml', () => {
       gateway.BROKER_UPSTREAM,
       gateway.ADMIN_UPSTREAM,
     ]).toEqual(['import-service:3000', 'calc-service:3000', 'broker-service:3000', 'admin-service:3000']);
-    expect(gateway.ADMIN_ALLOWED_GEO).toBe('default 1;');
+    expect(gateway.ADMIN_ALLOWED_GEO).toBe(
+      'default 0; 127.0.0.0/8 1; ::1 1; 10.0.0.0/8 1; 172.16.0.0/12 1; 192.168.0.0/16 1;',
+    );
     const uploadLimit = Number(services['import-service'].environment?.IMPORT_MAX_UPLOAD_BYTES);
     expect(Number(gateway.GATEWAY_MAX_UPLOAD_BYTES)).toBe(uploadLimit + UPLOAD_FRAMING_BYTES);
   });
@@ -253,6 +256,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'batch/v1/Job': Job,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
 };
 
 describe('deploy/k8s', () => {
@@ -429,12 +433,34 @@ describe('deploy/k8s', () => {
     expect(renderedConfigMatchesCommand(gateway.spec?.template.spec?.containers[0])).toBe(true);
   });
 
-  it('restricts the administration to ADMIN_ALLOWED_CIDRS, and refuses a value that is no address range', () => {
+  it('lets only the gateway (and Prometheus) reach the administration, from private networks by default', () => {
+    expect(afterGatewayScripts(GATEWAY_ENVIRONMENT).ADMIN_ALLOWED_GEO).toBe(
+      'default 0; 10.0.0.0/8 1; 172.16.0.0/12 1; 192.168.0.0/16 1; fc00::/7 1;',
+    );
+    const policies = ofKind(NetworkPolicy);
+    expect(policies.map((policy) => policy.metadata?.name)).toEqual(['admin-service']);
+    const [admin] = deployments.filter((deployment) => deployment.metadata?.name === 'admin-service');
+    const [gateway] = deployments.filter((deployment) => deployment.metadata?.name === 'gateway');
+    expect(policies[0].spec?.podSelector.matchLabels).toEqual(admin.spec?.template.metadata?.labels);
+    expect(policies[0].spec?.ingress?.[0].from?.[0]).toEqual({
+      podSelector: { matchLabels: gateway.spec?.template.metadata?.labels },
+    });
+    expect(policies[0].spec?.ingress?.[0].ports).toEqual([
+      { protocol: 'TCP', port: admin.spec?.template.spec?.containers[0].ports?.[0].containerPort },
+    ]);
+  });
+
+  it('restricts the administration to ADMIN_ALLOWED_CIDRS, opens it only for any, and refuses empty or no range', () => {
     expect(
       afterGatewayScripts({ ADMIN_ALLOWED_CIDRS: '10.0.0.0/8, 192.168.1.0/24 fd00::/8' }).ADMIN_ALLOWED_GEO,
     ).toBe('default 0; 10.0.0.0/8 1; 192.168.1.0/24 1; fd00::/8 1;');
+    expect(afterGatewayScripts({ ADMIN_ALLOWED_CIDRS: 'any' }).ADMIN_ALLOWED_GEO).toBe('default 1;');
     expect(() => afterGatewayScripts({ ADMIN_ALLOWED_CIDRS: '10.0.0.0/8; allow all' })).toThrow(
       /is not an address range/,
     );
+    // A glob is not expanded against the gateway's files.
+    expect(() => afterGatewayScripts({ ADMIN_ALLOWED_CIDRS: '/*' })).toThrow(/\/\* is not an address range/);
+    for (const empty of [{}, { ADMIN_ALLOWED_CIDRS: '' }, { ADMIN_ALLOWED_CIDRS: ' , ' }])
+      expect(() => afterGatewayScripts(empty)).toThrow(/ADMIN_ALLOWED_CIDRS is empty/);
   });
 });

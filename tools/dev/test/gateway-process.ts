@@ -10,7 +10,7 @@ import {
   LOCAL_GATEWAY_HOSTS,
   writeLocalGatewayConfig,
 } from '../src/local-gateway.js';
-import { ADMIN_MAX_BODY_BYTES, adminAllowedGeo } from '../src/gateway-config.js';
+import { ADMIN_MAX_BODY_BYTES, adminAllowedGeo, LOCAL_ADMIN_ALLOWED_CIDRS } from '../src/gateway-config.js';
 import type { RunningProcess } from './run-cli.js';
 
 /** Whether nginx is here (installed by the test when it can be); gateway tests are skipped without it. */
@@ -59,7 +59,7 @@ export async function startGateway(
     },
     {
       GATEWAY_MAX_ADMIN_BODY_BYTES: String(ADMIN_MAX_BODY_BYTES),
-      ADMIN_ALLOWED_GEO: adminAllowedGeo(''),
+      ADMIN_ALLOWED_GEO: adminAllowedGeo(LOCAL_ADMIN_ALLOWED_CIDRS),
       ...limits,
     },
   );

@@ -351,6 +351,8 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
       allowed.stop();
     }
     expect(() => adminAllowedGeo('10.0.0.0/8; allow all')).toThrow(/is not an address range/);
+    expect(() => adminAllowedGeo(' ')).toThrow(/ADMIN_ALLOWED_CIDRS is empty/);
+    expect(adminAllowedGeo('any')).toBe('default 1;');
   });
 
   it('answers a burst from one client address beyond the rate with 429', async () => {

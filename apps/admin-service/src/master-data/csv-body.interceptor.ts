@@ -14,13 +14,16 @@ export const CSV_LIMIT_BYTES = Symbol('CSV_LIMIT_BYTES');
 
 type CsvRequest = Request & { csv?: string };
 
+/** Charsets whose bytes UTF-8 reads as they are meant (ASCII is a subset of UTF-8). */
+const UTF8_CHARSETS = ['utf-8', 'utf8', 'us-ascii'];
+
 /** The charset a Content-Type names, lower case; undefined when it names none. */
 function charsetOf(contentType: string | undefined): string | undefined {
   return /;\s*charset="?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
 }
 
 /**
- * Reads a text/csv body as UTF-8 text (the service otherwise parses only JSON): another charset is a 415, bytes that
+ * Reads a text/csv body as UTF-8 text (the service otherwise parses only JSON): another charset is a 415 (as is a compressed body), bytes that
  * are not UTF-8 a 400, a body above the limit a 413 (as it arrives: a chunked body has no Content-Length to refuse it
  * by). In an interceptor rather than a middleware, so a refused body reaches the exception filter like any fault.
  */
@@ -29,14 +32,16 @@ export class CsvBodyInterceptor implements NestInterceptor {
   private readonly parse: ReturnType<typeof raw>;
 
   constructor(@Inject(CSV_LIMIT_BYTES) limit: number) {
-    this.parse = raw({ type: 'text/csv', limit });
+    // inflate: false refuses a compressed body (415): the limit holds for the bytes that arrive, not for what they
+    // would expand to.
+    this.parse = raw({ type: 'text/csv', limit, inflate: false });
   }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const http = context.switchToHttp();
     const request = http.getRequest<CsvRequest>();
     const charset = charsetOf(request.headers['content-type']);
-    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    if (charset !== undefined && !UTF8_CHARSETS.includes(charset))
       throw new DomainError(ErrorCode.UnsupportedMediaType, `The file must be UTF-8, not ${charset}`);
     await new Promise<void>((resolve, reject) =>
       this.parse(request, http.getResponse<Response>(), (error?: Error) =>

@@ -1,5 +1,5 @@
 import { DomainError } from '@broker/errors';
-import { parseMasterDataCsv } from './master-data-csv.js';
+import { MASTER_DATA_MAX_BAD_LINES, MASTER_DATA_MAX_LINES, parseMasterDataCsv } from './master-data-csv.js';
 
 const BROKERS = { required: ['number', 'name'], known: ['number', 'name', 'parent', 'city'] };
 
@@ -28,9 +28,9 @@ describe('parseMasterDataCsv', () => {
     const parsed = parseMasterDataCsv('number,name\nN1\nN2,Zwei,zu viel\nN3,Dr"ei\nN4,Vier\n', BROKERS);
     expect(parsed.rows).toEqual([{ line: 5, cells: { number: 'N4', name: 'Vier' } }]);
     expect(parsed.errors).toEqual([
-      { line: 4, message: expect.stringContaining('is not a CSV record') },
       { line: 2, message: 'has 1 cells; the header names 2 columns' },
       { line: 3, message: 'has 3 cells; the header names 2 columns' },
+      { line: 4, message: expect.stringContaining('is not a CSV record') },
     ]);
   });
 
@@ -42,13 +42,34 @@ describe('parseMasterDataCsv', () => {
     ]);
   });
 
+  it('names an unclosed quote after very many rows (no argument list as long as the file)', () => {
+    const rows = Array.from({ length: 150_000 }, (_, index) => `N${index},Name`);
+    const parsed = parseMasterDataCsv(`number,name\n${rows.join('\n')}\nX,"Y\n`, BROKERS);
+    expect(parsed.rows).toHaveLength(150_000);
+    expect(parsed.errors).toEqual([{ line: 150_002, message: 'has a quote that is never closed' }]);
+  });
+
+  it(`stops reading after ${MASTER_DATA_MAX_BAD_LINES} bad lines, and says where`, () => {
+    const parsed = parseMasterDataCsv(`number,name\n${'N1\n'.repeat(150_000)}N2,Zwei\n`, BROKERS);
+    expect(parsed.rows).toEqual([]);
+    expect(parsed.errors).toHaveLength(MASTER_DATA_MAX_BAD_LINES);
+    expect(parsed.errors.at(-1)).toEqual({
+      line: MASTER_DATA_MAX_BAD_LINES + 1,
+      message: 'has 1 cells; the header names 2 columns; the file was not read beyond this line',
+    });
+  });
+
   it.each([
+    [
+      `number,name\n${'N1,Eins\n'.repeat(MASTER_DATA_MAX_LINES)}`,
+      `The file has ${MASTER_DATA_MAX_LINES + 1} lines`,
+    ],
     ['', 'The file is empty'],
     ['number,name\n', 'The file has a header row but no rows'],
     ['number,city\nN1,Kiel', 'The header row lacks the column(s) name'],
     ['number,name,secret\nN1,X,Y', 'The header row names unknown column(s) secret'],
     ['number,name,Name\nN1,X,Y', 'The header row names name more than once'],
-  ])('refuses %j as a whole', (text, message) => {
+  ])('refuses a file as a whole (%#)', (text, message) => {
     const refusal = (() => {
       try {
         parseMasterDataCsv(text, BROKERS);

@@ -22,64 +22,108 @@ function delimiterOf(headerLine: string): ',' | ';' {
 
 const refuse = (message: string) => DomainError.validation([message]);
 
-/** csv-parse's message without the position it names (the error lists the line itself). */
-const withoutPosition = (message: string) => message.replace(/:? ?(on|at) line \d+.*$/, '');
+/** One upload's lines at most: a larger file is split (the whole file is read and checked in one transaction). */
+export const MASTER_DATA_MAX_LINES = 200_000;
+/** Bad lines read at most: after that many the file is not read further (it is refused either way). */
+export const MASTER_DATA_MAX_BAD_LINES = 1000;
+
+const MESSAGE_MAX_LENGTH = 200;
+
+/** csv-parse's message without the position it names (the error lists the line itself), shortened. */
+const withoutPosition = (message: string) =>
+  message.replace(/:? ?(on|at) line \d+.*$/s, '').slice(0, MESSAGE_MAX_LENGTH);
+
+interface CsvRecord {
+  record: string[];
+  info: { lines: number };
+}
+
+/** The line a record starts on: csv-parse counts the line it ends on, after the line breaks inside its cells. */
+const firstLineOf = (record: string[], lastLine: number) =>
+  lastLine - record.reduce((breaks, cell) => breaks + cell.split('\n').length - 1, 0);
+
+/** Thrown from csv-parse's skip handler to stop reading a file with too many bad lines. */
+class TooManyBadLines extends Error {}
 
 /**
  * Reads a master-data file: UTF-8 (a BOM is skipped), a header row naming the columns (in any order; blanks around
  * names and cells are dropped), one record per row, blank lines skipped. The header must name every `required`
- * column and nothing beyond `known`; otherwise, or for a file without rows, the whole file is refused (400). A row
- * with another number of cells than the header, or that is no CSV record at all, is listed with its line.
+ * column and nothing beyond `known`; otherwise, for a file without rows, or for one of more than
+ * MASTER_DATA_MAX_LINES lines, the whole file is refused (400). A row with another number of cells than the header,
+ * or that is no CSV record at all, is listed with its line, up to MASTER_DATA_MAX_BAD_LINES of them.
  */
 export function parseMasterDataCsv(
   text: string,
   { required, known }: { required: readonly string[]; known: readonly string[] },
 ): ParsedMasterData {
   const normalised = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  const headerEnd = normalised.indexOf('\n');
-  const headerLine = headerEnd < 0 ? normalised : normalised.slice(0, headerEnd);
-  const errors: MasterDataLineError[] = [];
-  let unclosedQuoteAt: number | undefined;
-  const records = parse(normalised, {
-    delimiter: delimiterOf(headerLine),
-    trim: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    info: true,
-    skip_records_with_error: true,
-    on_skip: (error) => {
-      if (error?.code === 'CSV_QUOTE_NOT_CLOSED') unclosedQuoteAt = Number(error.lines);
-      else if (error)
-        errors.push({
-          line: Number(error.lines),
-          message: `is not a CSV record: ${withoutPosition(error.message)}`,
-        });
-      return undefined;
-    },
-  }) as unknown as { record: string[]; info: { lines: number } }[];
-  if (unclosedQuoteAt !== undefined) errors.push(unclosedQuote(records, errors, unclosedQuoteAt));
+  const lines = lineCount(normalised);
+  if (lines > MASTER_DATA_MAX_LINES)
+    throw refuse(`The file has ${lines} lines; one upload takes at most ${MASTER_DATA_MAX_LINES}: split it`);
+  const { records, errors } = readRecords(normalised);
   const [header, ...body] = records;
   if (!header) throw refuse('The file is empty: it needs a header row and at least one row');
   const columns = header.record.map((name) => name.toLowerCase());
   checkHeader(columns, required, known);
   if (body.length === 0 && errors.length === 0) throw refuse('The file has a header row but no rows');
-  const rows: MasterDataRow[] = [];
-  for (const { record, info } of body) {
-    const line = info.lines - record.reduce((breaks, cell) => breaks + cell.split('\n').length - 1, 0);
-    if (record.length !== columns.length) {
-      errors.push({
-        line,
-        message: `has ${record.length} cells; the header names ${columns.length} columns`,
-      });
-      continue;
-    }
-    // Blanks inside quotes are dropped too: names and numbers are stored trimmed, as the API stores them.
-    rows.push({
-      line,
-      cells: Object.fromEntries(columns.map((column, index) => [column, record[index].trim()])),
-    });
-  }
+  // Blanks inside quotes are dropped too: names and numbers are stored trimmed, as the API stores them.
+  const rows = body.map(({ record, info }) => ({
+    line: firstLineOf(record, info.lines),
+    cells: Object.fromEntries(columns.map((column, index) => [column, record[index].trim()])),
+  }));
   return { columns, rows, errors };
+}
+
+function lineCount(text: string): number {
+  let count = text.endsWith('\n') ? 0 : 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/** The file's records (the header first), and its bad lines: refused records and an unclosed quote. */
+function readRecords(text: string): { records: CsvRecord[]; errors: MasterDataLineError[] } {
+  // A miscounted row's message names the header's cell count, known once the parse returns.
+  const bad: { line: number; message?: string; cells?: number }[] = [];
+  let unclosedQuoteAt: number | undefined;
+  const options = {
+    delimiter: delimiterOf(/^\s*(.*)/.exec(text)?.[1] ?? ''),
+    trim: true,
+    skip_empty_lines: true,
+    info: true,
+  } as const;
+  let records: CsvRecord[];
+  let stopped = false;
+  try {
+    records = parse(text, {
+      ...options,
+      skip_records_with_error: true,
+      on_skip: (error) => {
+        if (error?.code === 'CSV_QUOTE_NOT_CLOSED') unclosedQuoteAt = Number(error.lines);
+        else if (error?.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') {
+          const record = error.record as string[];
+          bad.push({ line: firstLineOf(record, Number(error.lines)), cells: record.length });
+        } else if (error)
+          bad.push({
+            line: Number(error.lines),
+            message: `is not a CSV record: ${withoutPosition(error.message)}`,
+          });
+        if (bad.length >= MASTER_DATA_MAX_BAD_LINES) throw new TooManyBadLines();
+        return undefined;
+      },
+    }) as unknown as CsvRecord[];
+  } catch (error) {
+    if (!(error instanceof TooManyBadLines)) throw error;
+    records = parse(text, { ...options, to: 1 }) as unknown as CsvRecord[];
+    stopped = true;
+  }
+  const headerLength = records[0]?.record.length ?? 0;
+  const errors = bad.map(({ line, message, cells }) => ({
+    line,
+    message: message ?? `has ${cells} cells; the header names ${headerLength} columns`,
+  }));
+  if (stopped) errors[errors.length - 1].message += '; the file was not read beyond this line';
+  if (unclosedQuoteAt !== undefined) errors.push(unclosedQuote(records, errors, unclosedQuoteAt));
+  return { records, errors };
 }
 
 /**
@@ -87,15 +131,11 @@ export function parseMasterDataCsv(
  * after the last line that was read (as a record or refused as one).
  */
 function unclosedQuote(
-  records: { info: { lines: number } }[],
+  records: CsvRecord[],
   errors: MasterDataLineError[],
   endLine: number,
 ): MasterDataLineError {
-  const lastRead = Math.max(
-    0,
-    ...records.map((record) => record.info.lines),
-    ...errors.map((error) => error.line),
-  );
+  const lastRead = Math.max(records.at(-1)?.info.lines ?? 0, errors.at(-1)?.line ?? 0);
   const line = Math.min(lastRead + 1, endLine);
   const taken = line < endLine ? `: lines ${line}-${endLine} could not be read` : '';
   return { line, message: `has a quote that is never closed${taken}` };

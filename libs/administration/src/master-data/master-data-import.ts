@@ -4,7 +4,7 @@ import { lockBrokerHierarchy } from '@broker/inventory';
 import { inTransaction, recordAuditEvent, type WriteContext } from '../audit-trail.js';
 import { tenantIdOf } from '../tenants.js';
 import type { CellValue } from './master-data-columns.js';
-import { type MasterDataRow, parseMasterDataCsv } from './master-data-csv.js';
+import { MASTER_DATA_MAX_BAD_LINES, type MasterDataRow, parseMasterDataCsv } from './master-data-csv.js';
 import {
   keyOf,
   MASTER_DATA_KINDS_SPECS,
@@ -62,6 +62,33 @@ function readRows(spec: MasterDataKindSpec, rows: MasterDataRow[]) {
     }
   }
   return { records, errors };
+}
+
+/**
+ * One file of a kind at a time per tenant, from its check to its write: two at once would each count and write
+ * against what the other is about to change. For brokers the tenant's tree itself, which every move takes too.
+ */
+async function lockKind(tx: EntityManager, tenantId: string, kind: MasterDataKind): Promise<void> {
+  if (kind === 'brokers') await lockBrokerHierarchy(tx, tenantId, 'exclusive');
+  else
+    await tx.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended('broker master data ' || $1 || ' ' || $2, 0))`,
+      [tenantId, kind],
+    );
+}
+
+/** The columns a file names (each of its rows has a cell for each). */
+const namedColumns = (rows: MasterDataRow[]) => new Set(rows.flatMap((row) => Object.keys(row.cells)));
+
+/** The first MASTER_DATA_MAX_BAD_LINES bad lines, and how many more there are (a file is refused either way). */
+function listed(errors: MasterDataLineError[]): MasterDataLineError[] {
+  if (errors.length <= MASTER_DATA_MAX_BAD_LINES) return errors;
+  const shown = errors.slice(0, MASTER_DATA_MAX_BAD_LINES);
+  const more = errors.length - MASTER_DATA_MAX_BAD_LINES;
+  return [
+    ...shown,
+    { line: shown[shown.length - 1].line, message: `${more} more bad line(s) after this one are not listed` },
+  ];
 }
 
 /** Which rows are new, which change stored rows (and how), and how many leave them as they are. */
@@ -124,8 +151,7 @@ export class MasterDataImport {
     const { records, errors } = readRows(spec, rows);
     return inTransaction(this.db, context, async (tx) => {
       const tenantId = await tenantIdOf(tx, tenantCode);
-      // The tree the file is checked against stays as it is until the file is written.
-      if (kind === 'brokers' && !options.dryRun) await lockBrokerHierarchy(tx, tenantId, 'exclusive');
+      if (!options.dryRun) await lockKind(tx, tenantId, kind);
       const stored = await spec.load(tx, tenantId, records);
       errors.push(...readErrors, ...(await spec.check(tx, tenantId, records, stored)));
       errors.sort((a, b) => a.line - b.line);
@@ -137,10 +163,10 @@ export class MasterDataImport {
         created,
         updated: plan.writes.length - created,
         unchanged: plan.unchanged,
-        errors,
+        errors: listed(errors),
       };
       if (errors.length === 0 && !options.dryRun && plan.writes.length > 0)
-        await this.write(tx, context, { tenantId, spec, plan });
+        await this.write(tx, context, { tenantId, spec, plan, named: namedColumns(rows) });
       return result;
     });
   }
@@ -148,12 +174,21 @@ export class MasterDataImport {
   private async write(
     tx: EntityManager,
     context: WriteContext,
-    { tenantId, spec, plan }: { tenantId: string; spec: MasterDataKindSpec; plan: Plan },
+    {
+      tenantId,
+      spec,
+      plan,
+      named,
+    }: { tenantId: string; spec: MasterDataKindSpec; plan: Plan; named: ReadonlySet<string> },
   ): Promise<void> {
     await spec.write(
       tx,
       tenantId,
-      plan.writes.map((write) => write.values),
+      {
+        created: plan.writes.filter((write) => write.changes === 'created').map((write) => write.values),
+        changed: plan.writes.filter((write) => write.changes !== 'created').map((write) => write.values),
+      },
+      named,
     );
     await recordAuditEvent(tx, context.actor, {
       tenantId,

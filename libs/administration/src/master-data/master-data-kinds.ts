@@ -19,6 +19,14 @@ export interface MasterDataRecord {
   values: MasterDataValues;
 }
 
+/** The rows a file writes: new ones, and stored ones it changes. */
+export interface MasterDataWrites {
+  created: MasterDataValues[];
+  changed: MasterDataValues[];
+}
+
+const all = ({ created, changed }: MasterDataWrites) => [...created, ...changed];
+
 /** What a kind of file writes: its columns, its key, how the stored rows are read and the rows written. */
 export interface MasterDataKindSpec {
   kind: MasterDataKind;
@@ -38,8 +46,16 @@ export interface MasterDataKindSpec {
     records: MasterDataRecord[],
     stored: Map<string, MasterDataValues>,
   ): Promise<MasterDataLineError[]>;
-  /** Writes the rows created or changed (every column's final value), set-based. */
-  write(db: EntityManager, tenantId: string, rows: MasterDataValues[]): Promise<void>;
+  /**
+   * Writes the rows created and the rows changed (every column's final value), set-based; `named`: the columns the
+   * file names, the only ones a changed row's update sets.
+   */
+  write(
+    db: EntityManager,
+    tenantId: string,
+    rows: MasterDataWrites,
+    named: ReadonlySet<string>,
+  ): Promise<void>;
 }
 
 /** The key of a row, as the audit trail and the messages name it: `V1000`, `V1000/01_01`. */
@@ -86,28 +102,80 @@ const PROFILE = BROKER_COLUMNS.map((spec) => spec.name).filter(
   (name) => !['number', 'name', 'parent', 'blocked'].includes(name),
 );
 
+/** The deepest level a file may place a broker at (top = 1): each level of new brokers is one statement. */
+export const MASTER_DATA_MAX_LEVELS = 32;
+
+/** Where a broker would stand in the tree a file leaves: at a level (top = 1), on a cycle, or below one. */
+type Standing = { level: number } | { cycle: string[]; at: number } | 'below a cycle';
+
 /**
- * Every row's chain of superiors, in the tree the file would leave (the stored parents, replaced by the file's):
- * a line error for a row that would end up below itself.
+ * Every broker's standing in the tree the file would leave (`parentOf`: the stored parents, replaced by the file's),
+ * each broker visited once: a walk up from a broker not yet placed ends at the top, at a placed broker, or back on
+ * itself (a cycle).
  */
-function cycles(records: MasterDataRecord[], parentOf: Map<string, string | null>): MasterDataLineError[] {
-  const errors: MasterDataLineError[] = [];
-  for (const record of records) {
-    const number = String(record.values.number);
-    const chain = [number];
-    for (let parent = parentOf.get(number); parent; parent = parentOf.get(parent)) {
-      chain.push(parent);
-      if (parent === number) {
-        errors.push({
-          line: record.line,
-          message: `broker ${number} would be below itself: ${chain.join(' → ')}`,
-        });
-        break;
-      }
-      if (chain.length > parentOf.size + 1) break;
+function standings(parentOf: Map<string, string | null>): Map<string, Standing> {
+  const placed = new Map<string, Standing>();
+  for (const start of parentOf.keys()) {
+    const path: string[] = [];
+    const onPath = new Map<string, number>();
+    let at: string | null = start;
+    while (at !== null && !placed.has(at) && !onPath.has(at)) {
+      onPath.set(at, path.length);
+      path.push(at);
+      at = parentOf.get(at) ?? null;
     }
+    const cycleStart = at === null ? undefined : onPath.get(at);
+    if (cycleStart !== undefined) {
+      const cycle = path.slice(cycleStart);
+      cycle.forEach((number, index) => placed.set(number, { cycle, at: index }));
+      path.slice(0, cycleStart).forEach((number) => placed.set(number, 'below a cycle'));
+      continue;
+    }
+    const above = at === null ? { level: 0 } : placed.get(at);
+    path.forEach((number, index) =>
+      placed.set(
+        number,
+        above !== undefined && typeof above === 'object' && 'level' in above
+          ? { level: above.level + path.length - index }
+          : 'below a cycle',
+      ),
+    );
   }
-  return errors;
+  return placed;
+}
+
+const CHAIN_SHOWN = 5;
+
+/** `A → B → C → A`, or `A → B → C → D → E → … (7 more) → A` for a long cycle. */
+function cycleChain({ cycle, at }: { cycle: string[]; at: number }): string {
+  const shown = Array.from(
+    { length: Math.min(cycle.length, CHAIN_SHOWN) },
+    (_, step) => cycle[(at + step) % cycle.length],
+  );
+  const more = cycle.length > CHAIN_SHOWN ? [`… (${cycle.length - CHAIN_SHOWN} more)`] : [];
+  return [...shown, ...more, cycle[at]].join(' → ');
+}
+
+/** A line error for every row that would end up below itself, or deeper than MASTER_DATA_MAX_LEVELS. */
+function misplaced(records: MasterDataRecord[], parentOf: Map<string, string | null>): MasterDataLineError[] {
+  const placed = standings(parentOf);
+  return records.flatMap((record): MasterDataLineError[] => {
+    const number = String(record.values.number);
+    const standing = placed.get(number);
+    if (typeof standing !== 'object') return [];
+    if ('cycle' in standing)
+      return [
+        { line: record.line, message: `broker ${number} would be below itself: ${cycleChain(standing)}` },
+      ];
+    return standing.level > MASTER_DATA_MAX_LEVELS
+      ? [
+          {
+            line: record.line,
+            message: `broker ${number} would be on level ${standing.level}; a file places brokers on at most ${MASTER_DATA_MAX_LEVELS} levels`,
+          },
+        ]
+      : [];
+  });
 }
 
 const brokers: MasterDataKindSpec = {
@@ -144,36 +212,88 @@ const brokers: MasterDataKindSpec = {
     const selfParented = new Set(errors.map((error) => error.line));
     return Promise.resolve([
       ...errors,
-      ...cycles(
+      ...misplaced(
         records.filter((record) => !selfParented.has(record.line)),
         parentOf,
       ),
     ]);
   },
-  async write(db, tenantId, rows) {
-    const fields = ['number', 'name', 'blocked', ...PROFILE];
-    const types = fields.map((name) => (name === 'blocked' ? 'boolean[]' : 'text[]'));
-    const columns = ['broker_number', 'name', 'blocked', ...PROFILE];
+  async write(db, tenantId, { created, changed }, named) {
+    const ids = await brokerIds(db, tenantId, [
+      ...changed.map((row) => String(row.number)),
+      ...[...created, ...changed].flatMap((row) => (row.parent === null ? [] : [String(row.parent)])),
+    ]);
+    // New brokers level by level, each below a superior that exists by then: none of them is moved afterwards (a
+    // move makes the customers' search follow the broker's new chain, which costs per broker moved).
+    for (const level of levelsOf(created)) {
+      const fields = ['number', 'name', 'blocked', ...PROFILE];
+      const inserted = await db.query<{ id: string; number: string }[]>(
+        `INSERT INTO broker.broker (tenant_id, ${fields.map(brokerColumn).join(', ')}, parent_id)
+         SELECT $1, * FROM unnest(${unnestParameters(fields, 2)}, $${fields.length + 2}::bigint[])
+         RETURNING id::text, broker_number AS number`,
+        [tenantId, ...fields.map((name) => column(level, name)), level.map((row) => parentId(ids, row))],
+      );
+      for (const row of inserted) ids.set(row.number, row.id);
+    }
+    if (changed.length === 0) return;
+    // Only the columns the file names: a column it leaves out keeps what the API may have written meanwhile.
+    const fields = ['name', 'blocked', ...PROFILE].filter((name) => named.has(name));
+    const parent = named.has('parent') ? ['parent_id = u.parent_id'] : [];
     await db.query(
-      `INSERT INTO broker.broker (tenant_id, ${columns.join(', ')})
-       SELECT $1, * FROM unnest(${types.map((type, index) => `$${index + 2}::${type}`).join(', ')})
-       ON CONFLICT (tenant_id, broker_number) DO UPDATE SET
-         ${columns
-           .slice(1)
-           .map((name) => `${name} = EXCLUDED.${name}`)
-           .join(', ')}`,
-      [tenantId, ...fields.map((name) => column(rows, name))],
-    );
-    // Superiors once every broker of the file exists: a row may name a parent that comes later.
-    await db.query(
-      `UPDATE broker.broker b SET parent_id = p.id
-         FROM unnest($2::text[], $3::text[]) AS u(number, parent)
-         LEFT JOIN broker.broker p ON p.tenant_id = $1 AND p.broker_number = u.parent
-        WHERE b.tenant_id = $1 AND b.broker_number = u.number AND b.parent_id IS DISTINCT FROM p.id`,
-      [tenantId, column(rows, 'number'), column(rows, 'parent')],
+      `UPDATE broker.broker b SET ${[...fields.map((name) => `${name} = u.${name}`), ...parent].join(', ')}
+         FROM unnest($1::bigint[], ${unnestParameters(fields, 2)}, $${fields.length + 2}::bigint[])
+              AS u(id, ${fields.join(', ')}, parent_id)
+        WHERE b.id = u.id`,
+      [
+        changed.map((row) => ids.get(String(row.number))),
+        ...fields.map((name) => column(changed, name)),
+        changed.map((row) => parentId(ids, row)),
+      ],
     );
   },
 };
+
+/** The broker column a field of the file is stored in. */
+const brokerColumn = (field: string) => (field === 'number' ? 'broker_number' : field);
+
+/** `$2::text[], $3::boolean[], …`: one array parameter per field, numbered from `first`. */
+const unnestParameters = (fields: string[], first: number) =>
+  fields.map((field, index) => `$${index + first}::${field === 'blocked' ? 'boolean' : 'text'}[]`).join(', ');
+
+/** The ids of the tenant's brokers of these numbers, by number. */
+async function brokerIds(
+  db: EntityManager,
+  tenantId: string,
+  numbers: string[],
+): Promise<Map<string, string>> {
+  const rows = await db.query<{ id: string; number: string }[]>(
+    `SELECT id::text, broker_number AS number FROM broker.broker
+      WHERE tenant_id = $1 AND broker_number = ANY($2::text[])`,
+    [tenantId, [...new Set(numbers)]],
+  );
+  return new Map(rows.map((row) => [row.number, row.id]));
+}
+
+const parentId = (ids: Map<string, string>, row: MasterDataValues) =>
+  row.parent === null ? null : (ids.get(String(row.parent)) ?? null);
+
+/** New brokers by their depth among the new ones: a broker's superior is stored or in an earlier level. */
+function levelsOf(created: MasterDataValues[]): MasterDataValues[][] {
+  const byNumber = new Map(created.map((row) => [String(row.number), row]));
+  const depths = new Map<string, number>();
+  const depthOf = (number: string): number => {
+    const known = depths.get(number);
+    if (known !== undefined) return known;
+    const parent = byNumber.get(number)?.parent;
+    // The file's check refused cycles and trees deeper than MASTER_DATA_MAX_LEVELS: this recurses that deep at most.
+    const depth = typeof parent === 'string' && byNumber.has(parent) ? depthOf(parent) + 1 : 0;
+    depths.set(number, depth);
+    return depth;
+  };
+  const levels: MasterDataValues[][] = [];
+  for (const row of created) (levels[depthOf(String(row.number))] ??= []).push(row);
+  return levels;
+}
 
 const employees: MasterDataKindSpec = {
   kind: 'employees',
@@ -189,14 +309,20 @@ const employees: MasterDataKindSpec = {
     return new Map(rows.map((row) => [keyOf(['broker', 'number'], row), row]));
   },
   check: (db, tenantId, records) => unknownBrokers(db, tenantId, records, 'broker'),
-  async write(db, tenantId, rows) {
+  async write(db, tenantId, writes, named) {
+    const rows = all(writes);
+    // Only the columns the file names: a column it leaves out keeps what the API may have written meanwhile.
+    const updated = [
+      ['name', 'name'],
+      ['email', 'email'],
+      ['disabled', 'blocked'],
+    ].flatMap(([field, name]) => (named.has(field) ? [`${name} = EXCLUDED.${name}`] : []));
     await db.query(
       `INSERT INTO broker.employee (tenant_id, broker_id, employee_code, name, email, blocked)
        SELECT $1, b.id, u.number, u.name, u.email, u.disabled
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[]) AS u(broker, number, name, email, disabled)
          JOIN broker.broker b ON b.tenant_id = $1 AND b.broker_number = u.broker
-       ON CONFLICT (tenant_id, broker_id, employee_code) DO UPDATE
-         SET name = EXCLUDED.name, email = EXCLUDED.email, blocked = EXCLUDED.blocked`,
+       ON CONFLICT (tenant_id, broker_id, employee_code) DO UPDATE SET ${updated.join(', ')}`,
       [tenantId, ...['broker', 'number', 'name', 'email', 'disabled'].map((name) => column(rows, name))],
     );
   },
@@ -214,7 +340,8 @@ const companies: MasterDataKindSpec = {
     return new Map(rows.map((row) => [String(row.vu_number), row]));
   },
   check: () => Promise.resolve([]),
-  async write(db, tenantId, rows) {
+  async write(db, tenantId, writes) {
+    const rows = all(writes);
     await db.query(
       `INSERT INTO broker.company (tenant_id, vu_number, name) SELECT $1, * FROM unnest($2::text[], $3::text[])
        ON CONFLICT (tenant_id, vu_number) DO UPDATE SET name = EXCLUDED.name`,
@@ -252,7 +379,8 @@ const agreements: MasterDataKindSpec = {
       }));
     return [...(await unknownBrokers(db, tenantId, records, 'broker')), ...unknownCompanies];
   },
-  async write(db, tenantId, rows) {
+  async write(db, tenantId, writes) {
+    const rows = all(writes);
     await db.query(
       `INSERT INTO broker.company_agreement (tenant_id, broker_id, company_id, agency_number)
        SELECT $1, b.id, co.id, u.agency_number

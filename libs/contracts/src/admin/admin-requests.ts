@@ -271,7 +271,10 @@ export const AUDIT_PAGE_MAX_LIMIT = 1000;
 /** An RFC 3339 time with its offset (`2026-11-29T10:00:00Z`, `2026-11-29T11:00:00+01:00`). */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-](\d{2}):(\d{2}))$/;
 
-/** Whether `value` is an RFC 3339 time that exists (no 30 February, no hour 24), from year 1 to 9999. */
+/**
+ * Whether `value` is an RFC 3339 time that exists (no 30 February, no hour 24), from year 1 to 9999, with an offset
+ * of at most ±14:59 (the world's zones span -12:00 to +14:00; PostgreSQL refuses ±16:00 and beyond).
+ */
 export function isRfc3339Time(value: unknown): boolean {
   const match = typeof value === 'string' ? RFC3339.exec(value) : null;
   if (!match) return false;
@@ -285,7 +288,7 @@ export function isRfc3339Time(value: unknown): boolean {
     hour < 24 &&
     minute < 60 &&
     second < 60 &&
-    offsetHours < 24 &&
+    offsetHours < 15 &&
     Number(match[10] ?? 0) < 60
   );
 }
@@ -295,7 +298,7 @@ function IsRfc3339Time(property: string): PropertyDecorator {
     name: 'isRfc3339Time',
     validator: {
       validate: isRfc3339Time,
-      defaultMessage: () => `${property} must be an RFC 3339 time with its offset, e.g. 2026-11-29T10:00:00Z`,
+      defaultMessage: () => `${property} must be an RFC 3339 time with its offset (at most ±14:59), e.g. 2026-11-29T10:00:00Z`,
     },
   });
 }

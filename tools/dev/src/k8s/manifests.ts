@@ -4,6 +4,7 @@ import { findWorkspaceRoot } from '@broker/local-services';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
 import type { IContainer } from 'kubernetes-models/v1/Container';
@@ -61,7 +62,8 @@ type KubernetesObject =
   | Deployment
   | Service
   | PodDisruptionBudget
-  | HorizontalPodAutoscaler;
+  | HorizontalPodAutoscaler
+  | NetworkPolicy;
 
 /** The manifests by file name in deploy/k8s. */
 export type ManifestFiles = Record<string, KubernetesObject[]>;
@@ -340,7 +342,38 @@ function adminService(image: string): KubernetesObject[] {
     drainSeconds: 30,
     servesTraffic: true,
   });
-  return [deployment(name, pod, { replicas: 2, scraped: true }), service(name), disruptionBudget(name)];
+  return [
+    deployment(name, pod, { replicas: 2, scraped: true }),
+    service(name),
+    disruptionBudget(name),
+    onlyFromGateway(name),
+  ];
+}
+
+/**
+ * The administration is reached through the gateway, where ADMIN_ALLOWED_CIDRS applies, and scraped by Prometheus
+ * (pods labelled app.kubernetes.io/name=prometheus in any namespace); no other pod of the cluster reaches it.
+ */
+function onlyFromGateway(name: string): NetworkPolicy {
+  return new NetworkPolicy({
+    metadata: metadata(name),
+    spec: {
+      podSelector: { matchLabels: labelsOf(name) },
+      policyTypes: ['Ingress'],
+      ingress: [
+        {
+          from: [
+            { podSelector: { matchLabels: labelsOf('gateway') } },
+            {
+              namespaceSelector: {},
+              podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } },
+            },
+          ],
+          ports: [{ protocol: 'TCP', port: APP_PORT }],
+        },
+      ],
+    },
+  });
 }
 
 /** A Job's pod cannot change, so each release gets its own Job, named after its tag. */
@@ -392,7 +425,8 @@ export const GATEWAY_ENVIRONMENT: Omit<GatewaySettings, 'ADMIN_ALLOWED_GEO'> & {
   CALC_UPSTREAM: 'calc-service:80',
   BROKER_UPSTREAM: 'broker-service:80',
   ADMIN_UPSTREAM: 'admin-service:80',
-  ADMIN_ALLOWED_CIDRS: '',
+  // The cluster's private networks: set the operators' own ranges (deploy/README.md, "The administration").
+  ADMIN_ALLOWED_CIDRS: '10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7',
   IMPORT_HOST: 'import.example.com',
   CALC_HOST: 'calc.example.com',
   BROKER_HOST: 'broker.example.com',

@@ -6,6 +6,7 @@ import {
   BROKER_PROFILE_COLUMNS,
   BrokerAdministration,
   type BrokerProfile,
+  recordAuditEvent,
 } from '@broker/administration';
 import type {
   UntervermittlerAnlageInput,
@@ -23,6 +24,19 @@ const PROFILE_FIELD_OF_COLUMN = Object.fromEntries(
   Object.entries(BROKER_PROFILE_COLUMNS).map(([field, column]) => [column, field]),
 ) as Record<string, keyof BrokerProfile>;
 
+/** A PATCH's changes as the administration's audit names them (its broker fields, the superior by number). */
+function auditedChanges(
+  changes: Map<SubBrokerColumn | 'parent_id', string | null>,
+  parentNumber: string | undefined,
+): Record<string, string | null> {
+  const audited: Record<string, string | null> = {};
+  for (const [column, value] of changes)
+    if (column === 'name') audited.name = value;
+    else if (column !== 'parent_id') audited[PROFILE_FIELD_OF_COLUMN[column]] = value;
+  if (parentNumber !== undefined) audited.parent = parentNumber;
+  return audited;
+}
+
 /** How an API client writes through the administration's use cases: audited as itself. */
 const asApiClient = (caller: SvcPrincipal): AuditActor => ({
   kind: 'api-client',
@@ -33,7 +47,7 @@ const asApiClient = (caller: SvcPrincipal): AuditActor => ({
 /**
  * Sub-brokers (the broker service's "sub-broker creation" and "broker information" groups, and updateUntervermittler):
  * what the caller's broker and the brokers below it may read and change. Creating goes through the administration's
- * use case, in this transaction, audited as the API client.
+ * use case, in this transaction, audited as the API client; a change is audited as the API client too.
  */
 @Injectable()
 export class SubBrokerService {
@@ -104,6 +118,12 @@ export class SubBrokerService {
       if (parentNumber !== undefined)
         changes.set('parent_id', await this.newParent(tx, caller, brokerId, parentNumber));
       await this.subBrokers.update(tx, caller.tenantId, brokerId, changes);
+      await recordAuditEvent(tx, asApiClient(caller), {
+        tenantId: caller.tenantId,
+        action: 'updateUntervermittler',
+        target: `brokers/${brokerNumber}`,
+        changes: auditedChanges(changes, parentNumber),
+      });
       return this.subBrokers.read(tx, caller.tenantId, brokerId);
     });
   }
