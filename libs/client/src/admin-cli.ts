@@ -262,6 +262,12 @@ function describeFailure(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Text for a terminal: control characters other than line breaks and tabs become `?`. Names and messages come from
+ * the service and, through it, from uploaded files; an escape sequence in them must not drive the operator's terminal.
+ */
+const printable = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+
 async function main(argv: string[]): Promise<number> {
   const invocation = parse(argv);
   const [first, second, ...rest] = invocation.positionals;
@@ -271,7 +277,9 @@ async function main(argv: string[]): Promise<number> {
   const args = first === 'master-data' ? [second, ...rest].filter((arg) => arg !== undefined) : rest;
   try {
     const outcome = await verb(client, invocation, args);
-    process.stdout.write(`${invocation.json ? JSON.stringify(outcome.answer, null, 2) : outcome.text}\n`);
+    process.stdout.write(
+      `${invocation.json ? JSON.stringify(outcome.answer, null, 2) : printable(outcome.text)}\n`,
+    );
     return outcome.failed ? 1 : 0;
   } catch (error) {
     const failure = describeFailure(error);
@@ -280,7 +288,7 @@ async function main(argv: string[]): Promise<number> {
       const body: unknown = error.body;
       process.stdout.write(`${JSON.stringify({ status: error.status, error: body }, null, 2)}\n`);
     }
-    process.stderr.write(`admin: ${failure}\n`);
+    process.stderr.write(`admin: ${printable(failure)}\n`);
     return 1;
   }
 }

@@ -96,8 +96,12 @@ describe('pnpm admin against the running administration service', () => {
     expect(
       await json(['employee', 'create', 'nord', 'N1', 'e_1', 'Eva Eins', '--email', 'eva@nord.example']),
     ).toMatchObject({ number: 'e_1', broker: 'N1', disabled: false });
+    await admin(['broker', 'create', 'nord', 'N7', 'Nord \u001b[2J\u009bSieben']);
     const listed = await admin(['broker', 'list', 'nord']);
     expect(listed.stdout).toContain('N2\tN1\tNord Zwei');
+    // A terminal escape in a stored name is shown, not obeyed.
+    expect(listed.stdout).toContain('N7\t-\tNord ?[2J?Sieben');
+    expect(listed.stdout).not.toContain('\u001b');
   });
 
   it('makes an API client whose key signs area C requests at once, by digest and by OTP', async () => {

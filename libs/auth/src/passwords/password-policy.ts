@@ -69,7 +69,13 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, { algorithm: ARGON2ID });
 }
 
-/** Whether `password` is the one `passwordHash` was made of (false for a hash that cannot be read). */
-export function passwordMatches(passwordHash: string, password: string): Promise<boolean> {
-  return verify(passwordHash, password).catch(() => false);
+/**
+ * Whether `password` is the one `passwordHash` was made of (false for a hash that cannot be read): the policy stores
+ * the NFC form, so `Mü` typed decomposed (as some keyboards send it) matches too. A hash made before the policy holds
+ * the password as it was typed, which is tried second.
+ */
+export async function passwordMatches(passwordHash: string, password: string): Promise<boolean> {
+  const matches = (candidate: string) => verify(passwordHash, candidate).catch(() => false);
+  const normalised = password.normalize('NFC');
+  return (await matches(normalised)) || (normalised !== password && (await matches(password)));
 }
