@@ -111,6 +111,7 @@ describe('administration: master data (importMasterData)', () => {
       'N 12,Nord Zwölf,,',
       'N13,Nord Dreizehn,N13,',
       'N14,Nord Vierzehn,,false',
+      'N15,"Nord\u202eFünfzehn",,',
     ].join('\n');
     const refused = await upload('brokers', csv).expect(422);
     expect(refused.body).toMatchObject({ kind: 'brokers', dry_run: false, created: expect.any(Number) });
@@ -125,6 +126,7 @@ describe('administration: master data (importMasterData)', () => {
       { line: 9, message: 'broker N1 would be below itself: N1 → N3 → N2 → N1' },
       { line: 10, message: expect.stringContaining('number is not a broker number') },
       { line: 11, message: 'broker N13 cannot be its own parent' },
+      { line: 13, message: 'name must not contain control or text-direction characters' },
     ]);
     expect(await brokers()).toEqual(before);
     expect((await t.db.query('SELECT count(*)::int AS n FROM broker.audit_event')).rows).toEqual(events.rows);

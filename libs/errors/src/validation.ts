@@ -49,8 +49,11 @@ export function isStorableText(text: string): boolean {
   return textProblem(text) === undefined;
 }
 
+/** A key that names an object's machinery rather than a field: refused like any field a DTO does not have. */
+const RESERVED_KEY = /(^|\.)(__proto__|constructor|prototype)$/;
+
 /**
- * The first string in a JSON value (in document order) that cannot be stored as text, as a message naming its
+ * The first string in a JSON value (in document order) that cannot be stored as text, or a reserved key,, as a message naming its
  * path. A value nested deeper than MAX_JSON_DEPTH is refused here, before class-transformer's recursion would
  * overflow the stack on it.
  */
@@ -71,6 +74,9 @@ function unstorableText(value: unknown, root: string): string | undefined {
         path: path ? `${path}.${key}` : key,
         depth: depth + 1,
       }));
+      // JSON.parse makes these own keys, which class-transformer passes over: the whitelist would never see them.
+      const reserved = children.find((child) => RESERVED_KEY.test(child.path));
+      if (reserved) return `property ${reserved.path} should not exist`;
       pending.push(...children.reverse());
     }
   }

@@ -145,6 +145,18 @@ export function describeErrorShapes(settings: ErrorShapeSuiteSettings): void {
     );
   });
 
+  it('refuses __proto__, constructor and prototype keys as it refuses any unknown field', async () => {
+    const valid = '"birthdate":1,"name":"x","address":{"postalCode":"12345"}';
+    for (const [body, key] of [
+      [`{${valid},"__proto__":{"name":"y"}}`, '__proto__'],
+      [`{${valid},"constructor":{"prototype":{"name":"y"}}}`, 'constructor'],
+      [`{"birthdate":1,"name":"x","address":{"postalCode":"12345","prototype":1}}`, 'address.prototype'],
+    ])
+      expect(await refusedJson(body)).toEqual(
+        expectedClientError(shape, 400, 'ValidationFailed', [`property ${key} should not exist`]),
+      );
+  });
+
   it('refuses a JSON body that is not UTF-8', async () => {
     expect(await refusedJson(Buffer.from('{"name":"M\xfcller"}', 'latin1'))).toEqual(
       expectedClientError(shape, 400, 'MalformedRequest', ['The request body is not valid UTF-8']),

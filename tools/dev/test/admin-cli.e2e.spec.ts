@@ -96,12 +96,11 @@ describe('pnpm admin against the running administration service', () => {
     expect(
       await json(['employee', 'create', 'nord', 'N1', 'e_1', 'Eva Eins', '--email', 'eva@nord.example']),
     ).toMatchObject({ number: 'e_1', broker: 'N1', disabled: false });
-    await admin(['broker', 'create', 'nord', 'N7', 'Nord \u001b[2J\u009bSieben']);
+    const escaped = await admin(['broker', 'create', 'nord', 'N7', 'Nord \u001b[2J\u202eSieben']);
+    expect(escaped).toMatchObject({ code: 1 });
+    expect(escaped.stderr).toContain('name must not contain control or text-direction characters');
     const listed = await admin(['broker', 'list', 'nord']);
     expect(listed.stdout).toContain('N2\tN1\tNord Zwei');
-    // A terminal escape in a stored name is shown, not obeyed.
-    expect(listed.stdout).toContain('N7\t-\tNord ?[2J?Sieben');
-    expect(listed.stdout).not.toContain('\u001b');
   });
 
   it('makes an API client whose key signs area C requests at once, by digest and by OTP', async () => {
@@ -130,6 +129,20 @@ describe('pnpm admin against the running administration service', () => {
     });
     expect(await sub.json()).toEqual([expect.objectContaining({ Vermittler: 'N2', Uebervermittler: 'N1' })]);
     expect(Date.now() - started).toBeLessThan(5_000);
+    // Area C's own rules let a sub-broker's name hold a terminal escape: the CLI shows it, and does not obey it.
+    const escapedSub = await fetch(`${services.broker.baseUrl}/service/nord/broker/1.0/rest/vermittler`, {
+      method: 'POST',
+      headers: {
+        'X-Svc-Api-Id': 'nord-portal',
+        'X-Svc-Otp': svcOtp(apiKey),
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ Vermittlernummer: 'N8', Name: 'Nord \u001b[2J\u009bAcht' }),
+    });
+    expect(escapedSub.status).toBe(201);
+    const listed = await admin(['broker', 'list', 'nord']);
+    expect(listed.stdout).toContain('N8\tN1\tNord ?[2J?Acht');
+    expect(listed.stdout).not.toMatch(/[\u001b\u009b]/);
     // The key was shown once: nothing the CLI reads later holds it.
     expect((await admin(['broker', 'get', 'nord', 'N1', '--json'])).stdout).not.toContain(apiKey);
     const blocked = await admin(['api-client', 'block', 'nord', 'nord-portal']);

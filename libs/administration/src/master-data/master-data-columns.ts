@@ -4,6 +4,7 @@ import {
   EMAIL_ADDRESS,
   EMPLOYEE_NUMBER,
   NAME_MAX_LENGTH,
+  NAME_TEXT,
   PHONE_NUMBER,
   POSTAL_CODE,
   VU_NUMBER,
@@ -98,7 +99,7 @@ const contact = (regex: RegExp, what: string) => ({ regex, message: `is not ${wh
 
 export const BROKER_COLUMNS: MasterDataColumn[] = [
   requiredText('number', 32, brokerNumberRule),
-  requiredText('name', NAME_MAX_LENGTH),
+  requiredText('name', NAME_MAX_LENGTH, NAME_TEXT),
   optionalText('parent', 32, brokerNumberRule),
   flag('blocked'),
   optionalText('name_suffix', NAME_MAX_LENGTH),
@@ -119,7 +120,7 @@ export const EMPLOYEE_COLUMNS: MasterDataColumn[] = [
     regex: EMPLOYEE_NUMBER,
     message: 'is not an employee number (1 to 32 letters, digits, _ or -)',
   }),
-  requiredText('name', NAME_MAX_LENGTH),
+  requiredText('name', NAME_MAX_LENGTH, NAME_TEXT),
   optionalText('email', 254, contact(EMAIL_ADDRESS, 'an e-mail address')),
   flag('disabled'),
 ];
@@ -128,7 +129,7 @@ const vuNumberRule = { regex: VU_NUMBER, message: 'is not a VU number (1 to 10 l
 
 export const COMPANY_COLUMNS: MasterDataColumn[] = [
   requiredText('vu_number', 10, vuNumberRule),
-  requiredText('name', NAME_MAX_LENGTH),
+  requiredText('name', NAME_MAX_LENGTH, NAME_TEXT),
 ];
 
 export const AGREEMENT_COLUMNS: MasterDataColumn[] = [

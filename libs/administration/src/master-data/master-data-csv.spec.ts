@@ -59,6 +59,24 @@ describe('parseMasterDataCsv', () => {
     });
   });
 
+  it('reads a header of very many columns at once, and names a few of them', () => {
+    const columns = Array.from({ length: 30_000 }, (_, index) => `spalte_${index}_${'x'.repeat(60)}`);
+    const refusal = (() => {
+      try {
+        parseMasterDataCsv(`number,name,${columns.join(',')},${columns.join(',')}\nN1,Eins`, BROKERS);
+      } catch (error) {
+        return error as DomainError;
+      }
+      return undefined;
+    })();
+    expect(refusal?.message).toContain(
+      `The header row names unknown column(s) spalte_0_${'x'.repeat(31)}…, spalte_1_`,
+    );
+    expect(refusal?.message).toContain('and 29990 more; known: number, name, parent, city');
+    expect(refusal?.message).toContain('and 29990 more more than once');
+    expect(refusal?.message.length).toBeLessThan(2000);
+  });
+
   it.each([
     [
       `number,name\n${'N1,Eins\n'.repeat(MASTER_DATA_MAX_LINES)}`,

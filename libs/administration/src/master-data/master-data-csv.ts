@@ -141,15 +141,37 @@ function unclosedQuote(
   return { line, message: `has a quote that is never closed${taken}` };
 }
 
+const NAMES_SHOWN = 10;
+const NAME_SHOWN_LENGTH = 40;
+
+/** `a, b, c`, at most NAMES_SHOWN names each cut to NAME_SHOWN_LENGTH characters, then how many more. */
+function someNames(names: string[]): string {
+  const shown = names
+    .slice(0, NAMES_SHOWN)
+    .map((name) => (name.length > NAME_SHOWN_LENGTH ? `${name.slice(0, NAME_SHOWN_LENGTH)}…` : name));
+  return names.length > NAMES_SHOWN
+    ? `${shown.join(', ')} and ${names.length - NAMES_SHOWN} more`
+    : shown.join(', ');
+}
+
+/** Each column named more than once, once (in one pass: a header may name very many columns). */
+function namedTwice(columns: string[]): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const column of columns) (seen.has(column) ? twice : seen).add(column);
+  return [...twice];
+}
+
 function checkHeader(columns: string[], required: readonly string[], known: readonly string[]): void {
   const problems: string[] = [];
-  const missing = required.filter((column) => !columns.includes(column));
+  const named = new Set(columns);
+  const missing = required.filter((column) => !named.has(column));
   if (missing.length > 0) problems.push(`The header row lacks the column(s) ${missing.join(', ')}`);
-  const unknown = columns.filter((column) => !known.includes(column));
+  const knownColumns = new Set(known);
+  const unknown = [...named].filter((column) => !knownColumns.has(column));
   if (unknown.length > 0)
-    problems.push(`The header row names unknown column(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
-  const twice = columns.filter((column, index) => columns.indexOf(column) !== index);
-  if (twice.length > 0)
-    problems.push(`The header row names ${[...new Set(twice)].join(', ')} more than once`);
+    problems.push(`The header row names unknown column(s) ${someNames(unknown)}; known: ${known.join(', ')}`);
+  const twice = namedTwice(columns);
+  if (twice.length > 0) problems.push(`The header row names ${someNames(twice)} more than once`);
   if (problems.length > 0) throw DomainError.validation(problems);
 }

@@ -41,11 +41,21 @@ export const AGENCY_NUMBER_MAX_LENGTH = 64;
 const trimmed = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
+/**
+ * A name without control characters (line breaks among them) and without the bidirectional overrides and isolates,
+ * which make a name read differently from what it is wherever it is shown.
+ */
+export const NAME_TEXT = {
+  regex: /^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$/,
+  message: 'must not contain control or text-direction characters',
+};
+
 const Name = (property: string) => (target: object, key: string | symbol) => {
   trimmed()(target, key);
   IsString()(target, key);
   IsNotEmpty({ message: `${property} must not be empty` })(target, key);
   MaxLength(NAME_MAX_LENGTH)(target, key);
+  Matches(NAME_TEXT.regex, { message: `${property} ${NAME_TEXT.message}` })(target, key);
 };
 
 const Pattern = (pattern: RegExp, message: string) => (target: object, key: string | symbol) => {
