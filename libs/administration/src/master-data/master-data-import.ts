@@ -134,7 +134,7 @@ export class MasterDataImport {
     csv: string,
     options: { dryRun: boolean },
   ): Promise<MasterDataResult> {
-    const parsed = parseMasterDataCsv(csv, masterDataColumns(kind));
+    const parsed = await parseMasterDataCsv(csv, masterDataColumns(kind));
     return this.importRows(context, tenantCode, kind, parsed.rows, options, parsed.errors);
   }
 
