@@ -136,6 +136,56 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
     expect(await query(database.url, findMueller)).toEqual([{ count: 1 }]);
   });
 
+  it('joins employees’ names, keeps the customers’ audit rows and dates the API keys when the administration comes', async () => {
+    const administration = allMigrations.findIndex(
+      (migration) => migration.name === 'Administration1763700000020',
+    );
+    const steps = allMigrations.length - administration;
+    expect((await runScript(DB_CLI, ['revert', String(steps)], env)).stdout).toContain(
+      `Reverted ${steps} migration(s)`,
+    );
+    await query(
+      database.url,
+      `WITH broker AS (SELECT tenant_id, id FROM broker.broker WHERE broker_number = 'V1000'),
+       employees AS (
+         INSERT INTO broker.employee (tenant_id, broker_id, employee_code, first_name, last_name)
+         SELECT tenant_id, id, code, first_name, last_name FROM broker,
+           (VALUES ('alt-1', 'Eva', 'Muster'), ('alt-2', NULL, 'Solo'), ('alt-3', NULL, ' ')) AS e(code, first_name, last_name)
+         RETURNING id)
+       INSERT INTO broker.audit_event (tenant_id, customer_id, action, actor, details)
+       SELECT c.tenant_id, c.id, 'mandateSigned', 'kunde', '{"document": 1}'
+         FROM broker.customer c ORDER BY c.id LIMIT 1`,
+    );
+    const keys = await query<{ count: number }>(
+      database.url,
+      'SELECT count(*)::int AS count FROM broker.api_client',
+    );
+    expect((await runScript(DB_CLI, ['migrate'], env)).code).toBe(0);
+    expect(
+      await query(
+        database.url,
+        `SELECT employee_code, name FROM broker.employee WHERE employee_code LIKE 'alt-%' ORDER BY 1`,
+      ),
+    ).toEqual([
+      { employee_code: 'alt-1', name: 'Eva Muster' },
+      { employee_code: 'alt-2', name: 'Solo' },
+      { employee_code: 'alt-3', name: 'alt-3' },
+    ]);
+    expect(
+      await query(
+        database.url,
+        `SELECT actor_kind, actor, target LIKE 'customers/%' AS on_customer, details FROM broker.audit_event
+          WHERE action = 'mandateSigned'`,
+      ),
+    ).toEqual([{ actor_kind: 'customer', actor: 'kunde', on_customer: true, details: { document: 1 } }]);
+    expect(
+      await query(
+        database.url,
+        'SELECT count(*)::int AS count FROM broker.api_client WHERE key_created_at = created_at',
+      ),
+    ).toEqual(keys);
+  });
+
   it('brings the work rows of an import in progress to the typed staging, and back with its down', async () => {
     const typed = allMigrations.findIndex(
       (migration) => migration.name === 'ImportStagingTyped1763700000019',

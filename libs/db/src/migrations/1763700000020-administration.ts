@@ -28,7 +28,9 @@ export class Administration1763700000020 implements MigrationInterface {
     );
 
     await db.query('ALTER TABLE broker.employee ADD COLUMN name text');
-    await db.query(`UPDATE broker.employee SET name = btrim(concat_ws(' ', first_name, last_name))`);
+    // A blank last name (the old schema allowed it) takes the employee's code: a name may not be blank now.
+    await db.query(`UPDATE broker.employee
+                       SET name = coalesce(nullif(btrim(concat_ws(' ', first_name, last_name)), ''), employee_code)`);
     await db.query(`
       ALTER TABLE broker.employee
         ALTER COLUMN name SET NOT NULL,
