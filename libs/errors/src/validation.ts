@@ -57,7 +57,7 @@ const RESERVED_KEY = /(^|\.)(__proto__|constructor|prototype)$/;
  * path. A value nested deeper than MAX_JSON_DEPTH is refused here, before class-transformer's recursion would
  * overflow the stack on it.
  */
-function unstorableText(value: unknown, root: string): string | undefined {
+export function unstorableText(value: unknown, root = ''): string | undefined {
   const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: root, depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { value: current, path, depth } = next;

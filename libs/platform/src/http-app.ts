@@ -12,6 +12,7 @@ import {
   DomainError,
   ErrorCode,
   serverFaultPage,
+  unstorableText,
 } from '@broker/errors';
 import { NestLogger, ProcessLogger } from './logging.js';
 import { instrumentHttpApp, ProcessMetrics } from './metrics.js';
@@ -85,6 +86,25 @@ function invalidUtf8(body: Buffer): Error | undefined {
     expose: true,
     type: 'entity.encoding.invalid',
   });
+}
+
+/**
+ * Fastify refuses a `__proto__` or `constructor.prototype` key as invalid JSON; for JSON that is valid otherwise the
+ * refusal names the key, as the validation pipe of the other areas does.
+ */
+function reservedKeyRefusal(body: Buffer): DomainError | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  try {
+    const problem = unstorableText(value);
+    return problem ? DomainError.validation([problem]) : undefined;
+  } catch (error) {
+    return error instanceof DomainError ? error : undefined;
+  }
 }
 
 /** The limit `largestBody` sets for the request, when its Content-Length exceeds it. */
@@ -187,7 +207,10 @@ async function createFastifyApp(rootModule: object, settings: HttpAppSettings): 
       const error = invalidUtf8(body);
       // Fastify's own JSON parser (empty body, proto poisoning, syntax errors); it reads a Buffer as well.
       if (error) done(error, undefined);
-      else void parseJson(request, body as unknown as string, done);
+      else
+        void parseJson(request, body as unknown as string, (parseError, value) =>
+          done(parseError && (reservedKeyRefusal(body) ?? parseError), value),
+        );
     },
   );
   return app;
