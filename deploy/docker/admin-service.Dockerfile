@@ -2,7 +2,7 @@
 # Beyond the spec: the administration API (/admin/v1).
 # Its content (the pnpm deploy bundle) is started with plain node by tools/dev/test/bundles.e2e.spec.ts.
 
-FROM node:24-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /repo
 RUN corepack disable && npm install --global pnpm@12.21.0
 COPY . .
@@ -10,7 +10,7 @@ RUN pnpm install --frozen-lockfile \
  && pnpm build \
  && pnpm --filter "@broker/admin-service" deploy --prod /bundle
 
-FROM node:24-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY --from=build --chown=node:node /bundle /app

@@ -2,7 +2,7 @@
 # Also runs the database migrations of the whole platform: `node node_modules/@broker/db/dist/migrate-main.js`.
 # Its content (the pnpm deploy bundle) is started with plain node by tools/dev/test/bundles.e2e.spec.ts.
 
-FROM node:24-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /repo
 RUN corepack disable && npm install --global pnpm@12.21.0
 COPY . .
@@ -10,7 +10,7 @@ RUN pnpm install --frozen-lockfile \
  && pnpm build \
  && pnpm --filter "@broker/broker-service" deploy --prod /bundle
 
-FROM node:24-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY --from=build --chown=node:node /bundle /app

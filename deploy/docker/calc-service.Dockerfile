@@ -1,7 +1,7 @@
 # The calc-service image: docker build -f deploy/docker/calc-service.Dockerfile -t broker/calc-service .
 # Its content (the pnpm deploy bundle) is started with plain node by tools/dev/test/bundles.e2e.spec.ts.
 
-FROM node:24-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /repo
 RUN corepack disable && npm install --global pnpm@12.21.0
 COPY . .
@@ -9,7 +9,7 @@ RUN pnpm install --frozen-lockfile \
  && pnpm build \
  && pnpm --filter "@broker/calc-service" deploy --prod /bundle
 
-FROM node:24-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY --from=build --chown=node:node /bundle /app

@@ -2,7 +2,7 @@
 # The API by default; the pipeline worker with the command `node dist/worker.js` (same image, same variables).
 # Its content (the pnpm deploy bundle) is started with plain node by tools/dev/test/bundles.e2e.spec.ts.
 
-FROM node:24-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /repo
 RUN corepack disable && npm install --global pnpm@12.21.0
 COPY . .
@@ -10,7 +10,7 @@ RUN pnpm install --frozen-lockfile \
  && pnpm build \
  && pnpm --filter "@broker/import-service" deploy --prod /bundle
 
-FROM node:24-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 # Uploads land in IMPORT_STORAGE_DIR, a volume shared by the API and the workers.

@@ -16,6 +16,8 @@ const knownZones = new Set<string>();
 export function isValidZone(zone: string): boolean {
   if (typeof zone !== 'string') return false;
   if (knownZones.has(zone)) return true;
+  // Node 24's Intl takes an offset (`+01:00`) as a time zone too; no IANA name starts with a sign.
+  if (/^[+\-\u2212]/.test(zone)) return false;
   const valid = IANAZone.isValidZone(zone);
   if (valid) knownZones.add(zone);
   return valid;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allMigrations } from '@broker/db';
 import { createEmptyDatabase } from '@broker/testing';
+import { PINNED_NODE } from './pinned-node.js';
 import { REPO_ROOT, runScript, startProcess } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
@@ -85,8 +86,8 @@ const recipes = Object.fromEntries(APPS.map((app) => [app, readDockerfile(app)])
 describe.each(APPS)('deploy/docker/%s.Dockerfile', (app) => {
   const recipe = recipes[app];
 
-  it('builds in one stage and runs on a Node LTS slim base in another, as the unprivileged node user', () => {
-    expect(recipe.bases).toEqual(['node:24-bookworm-slim', 'node:24-bookworm-slim']);
+  it('builds in one stage and runs in another on the pinned Node’s slim base, as the unprivileged node user', () => {
+    expect(recipe.bases).toEqual([`node:${PINNED_NODE}-bookworm-slim`, `node:${PINNED_NODE}-bookworm-slim`]);
     expect(recipe.user).toBe('node');
   });
 
