@@ -141,9 +141,10 @@ const MAX_UNWRITTEN_LOG_BYTES = 16 * 1024 * 1024;
  * asynchronously, so a log reader that stalls never stalls the service (synchronous writes blocked every request,
  * health probes included, once the pipe was full); a clean shutdown writes what is left (`close`).
  *
- * Deliberately without a per-request logging context (AsyncLocalStorage, as nestjs-pino keeps): on Node 20 it
- * enables promise hooks for every promise of every request, which cost a remembered calculation answer a fifth of
- * its time. A line logged while a request is handled names its request id itself.
+ * Without a per-request logging context (AsyncLocalStorage, as nestjs-pino keeps): on Node 20 it enabled promise
+ * hooks for every promise of every request, which cost a remembered calculation answer a fifth of its time; on the
+ * pinned Node 24 it measured free (bench/README.md, "Calculation"). A line logged while a request is handled names
+ * its request id itself.
  */
 export class ProcessLogger {
   readonly requests: HttpLogger;
