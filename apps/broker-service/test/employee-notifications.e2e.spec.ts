@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Client } from 'pg';
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
 import { waitFor } from '@broker/testing';
 import { FIXTURE_API_CLIENTS, FIXTURE_EMPLOYEES } from './employee-fixture.js';
 import { type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
@@ -31,6 +33,18 @@ describe('employee service: notifications through a real SMTP server and an HTTP
     await mail?.close();
     await sms?.close();
   });
+
+  /** The outbox gauges at the service's /metrics. */
+  async function outboxMetrics(): Promise<{ pending: number; oldestSeconds: number }> {
+    const { text } = await request(service.app.getHttpServer() as App)
+      .get('/metrics')
+      .expect(200);
+    const value = (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    return {
+      pending: value('outbox_messages_pending'),
+      oldestSeconds: value('outbox_oldest_pending_seconds'),
+    };
+  }
 
   const mailsTo = (address: string) => mail.mails.filter((message) => message.to.includes(address));
 
@@ -245,6 +259,9 @@ describe('employee service: notifications through a real SMTP server and an HTTP
       );
       return rows[0] && rows[0].attempts > 0 && rows[0].status === 'pending' ? rows[0] : undefined;
     });
+    const waiting = await outboxMetrics();
+    expect(waiting.pending).toBeGreaterThanOrEqual(1);
+    expect(waiting.oldestSeconds).toBeGreaterThan(0);
     await mail.listen();
     const delivered = await waitFor(() => mailsTo('later@example.com')[0], 20_000);
     expect(delivered.subject).toContain('Erstinformation');
@@ -253,6 +270,12 @@ describe('employee service: notifications through a real SMTP server and an HTTP
       [customer.Id],
     );
     expect(rows).toEqual([{ status: 'sent' }]);
+    const { rows: pending } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM broker.outbox_message WHERE status = 'pending'`,
+    );
+    // A second later: one scrape's reading is reused for a second.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await outboxMetrics()).pending).toBe(pending[0].n);
   }, 30_000);
 
   it('ends a message the gateway refuses for good as failed, without retrying it', async () => {

@@ -291,6 +291,19 @@ describe('webhooks of import processes (Standard Webhooks 1.0, outbox, BullMQ de
       [endpoint.id],
     );
     expect(rows.map((row) => row.state)).toEqual(['abandoned']);
+    // The worker's /metrics counts it among the disabled endpoints (what the alert rule for failing webhooks reads).
+    const { rows: states } = await db.query<{ failing: number; disabled: number }>(
+      `SELECT count(*) FILTER (WHERE failing_since IS NOT NULL AND disabled_at IS NULL)::int AS failing,
+              count(*) FILTER (WHERE disabled_at IS NOT NULL)::int AS disabled FROM "import".webhook_endpoint`,
+    );
+    expect(states[0].disabled).toBeGreaterThanOrEqual(1);
+    const metrics = await request(apps.worker.getHttpServer() as App)
+      .get('/metrics')
+      .expect(200);
+    for (const state of ['failing', 'disabled'] as const)
+      expect(metrics.text).toMatch(
+        new RegExp(`^webhook_endpoints\\{[^}]*state="${state}"[^}]*\\} ${states[0][state]}$`, 'm'),
+      );
   }, 60_000);
 
   it('loses no delivery when the worker is killed between the status change and the delivery', async () => {

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CustomerMessages } from './customer-messages.js';
 import { MessageDelivery, NOTIFICATION_QUEUE_SETTINGS, type NotificationQueueSettings } from './delivery.js';
 import { LinkTokens } from './link-tokens.js';
+import { OutboxMetrics } from './outbox-metrics.js';
 import { OutboxRepository } from './outbox.repository.js';
 import { MessageSender, NOTIFICATION_SETTINGS, type NotificationSettings } from './senders.js';
 
@@ -20,6 +21,7 @@ export class NotificationsModule {
         MessageSender,
         MessageDelivery,
         CustomerMessages,
+        OutboxMetrics,
       ],
       exports: [CustomerMessages, MessageDelivery],
     };

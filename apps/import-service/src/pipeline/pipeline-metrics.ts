@@ -2,20 +2,28 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram } from 'prom-client';
+import { DataSource } from 'typeorm';
 import { ProcessMetrics } from '@broker/platform';
 import { IMPORT_PIPELINE_QUEUE, type StageJob } from './pipeline-definition.js';
 
 /** Job states of the pipeline queue reported as its depth. */
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
 
-/** What the worker reports besides the platform's HTTP metrics: each stage's duration, retries, failures. */
+/**
+ * What the worker reports besides the platform's HTTP metrics: each stage's duration, retries, failures, the queue's
+ * depth and the webhook endpoints that fail.
+ */
 @Injectable()
 export class PipelineMetrics {
   private readonly durations: Histogram<'stage' | 'outcome'>;
   private readonly retries: Counter<'stage'>;
   private readonly failures: Counter<'stage'>;
 
-  constructor(metrics: ProcessMetrics, @InjectQueue(IMPORT_PIPELINE_QUEUE) queue: Queue<StageJob>) {
+  constructor(
+    metrics: ProcessMetrics,
+    @InjectQueue(IMPORT_PIPELINE_QUEUE) queue: Queue<StageJob>,
+    db: DataSource,
+  ) {
     const registers = [metrics.registry];
     this.durations = new Histogram({
       name: 'import_stage_duration_seconds',
@@ -44,6 +52,23 @@ export class PipelineMetrics {
       async collect() {
         const counts = await queue.getJobCounts(...QUEUE_STATES);
         for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'webhook_endpoints',
+      help: 'Webhook endpoints of every broker whose deliveries fail (failing) or that were switched off after failing too long (disabled), read from the database when scraped',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        // A scrape while the database is unreachable keeps the last values.
+        const [row] = await db
+          .query<{ failing: number; disabled: number }[]>(
+            `SELECT count(*) FILTER (WHERE failing_since IS NOT NULL AND disabled_at IS NULL)::int AS failing,
+                    count(*) FILTER (WHERE disabled_at IS NOT NULL)::int AS disabled
+               FROM "import".webhook_endpoint`,
+          )
+          .catch(() => []);
+        if (row) for (const state of ['failing', 'disabled'] as const) this.set({ state }, row[state]);
       },
     });
   }
