@@ -49,15 +49,15 @@ export function isStorableText(text: string): boolean {
   return textProblem(text) === undefined;
 }
 
-/** A key that names an object's machinery rather than a field: refused like any field a DTO does not have. */
-const RESERVED_KEY = /(^|\.)(__proto__|constructor|prototype)$/;
+/** Keys that name an object's machinery rather than a field: refused like any field a DTO does not have. */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * The first string in a JSON value (in document order) that cannot be stored as text, or a reserved key,, as a message naming its
- * path. A value nested deeper than MAX_JSON_DEPTH is refused here, before class-transformer's recursion would
- * overflow the stack on it.
+ * The first string in a JSON value (in document order) that cannot be stored as text, or its first reserved key,
+ * as a message naming its path. A value nested deeper than MAX_JSON_DEPTH is refused here, before
+ * class-transformer's recursion would overflow the stack on it.
  */
-export function unstorableText(value: unknown, root = ''): string | undefined {
+export function jsonValueProblem(value: unknown, root = ''): string | undefined {
   const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: root, depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { value: current, path, depth } = next;
@@ -69,15 +69,13 @@ export function unstorableText(value: unknown, root = ''): string | undefined {
         throw DomainError.validation([
           `${root || 'The request body'} is nested more than ${MAX_JSON_DEPTH} levels deep`,
         ]);
-      const children = Object.entries(current as Record<string, unknown>).map(([key, child]) => ({
-        value: child,
-        path: path ? `${path}.${key}` : key,
-        depth: depth + 1,
-      }));
+      const entries = Object.entries(current as Record<string, unknown>);
+      const pathOf = (key: string) => (path ? `${path}.${key}` : key);
       // JSON.parse makes these own keys, which class-transformer passes over: the whitelist would never see them.
-      const reserved = children.find((child) => RESERVED_KEY.test(child.path));
-      if (reserved) return `property ${reserved.path} should not exist`;
-      pending.push(...children.reverse());
+      const reserved = entries.find(([key]) => RESERVED_KEYS.has(key));
+      if (reserved) return `property ${pathOf(reserved[0])} should not exist`;
+      for (let index = entries.length - 1; index >= 0; index--)
+        pending.push({ value: entries[index][1], path: pathOf(entries[index][0]), depth: depth + 1 });
     }
   }
   return undefined;
@@ -89,7 +87,7 @@ export function unstorableText(value: unknown, root = ''): string | undefined {
  */
 class AreaValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const problem = unstorableText(value, metadata.type === 'body' ? '' : (metadata.data ?? ''));
+    const problem = jsonValueProblem(value, metadata.type === 'body' ? '' : (metadata.data ?? ''));
     if (problem) throw DomainError.validation([problem]);
     return super.transform(value, metadata);
   }
@@ -103,7 +101,7 @@ class AreaValidationPipe extends ValidationPipe {
 export class NulFreePathGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const { params } = context.switchToHttp().getRequest<{ params?: Record<string, unknown> }>();
-    const problem = unstorableText(params ?? {}, '');
+    const problem = jsonValueProblem(params ?? {}, '');
     if (problem) throw DomainError.validation([problem]);
     return true;
   }

@@ -12,7 +12,7 @@ import {
   DomainError,
   ErrorCode,
   serverFaultPage,
-  unstorableText,
+  jsonValueProblem,
 } from '@broker/errors';
 import { NestLogger, ProcessLogger } from './logging.js';
 import { instrumentHttpApp, ProcessMetrics } from './metrics.js';
@@ -100,7 +100,7 @@ function reservedKeyRefusal(body: Buffer): DomainError | undefined {
     return undefined;
   }
   try {
-    const problem = unstorableText(value);
+    const problem = jsonValueProblem(value);
     return problem ? DomainError.validation([problem]) : undefined;
   } catch (error) {
     return error instanceof DomainError ? error : undefined;

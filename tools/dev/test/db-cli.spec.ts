@@ -47,6 +47,14 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
   });
   afterAll(() => database?.drop());
 
+  /** Reverts the named migration and every one after it; answers how many that were. */
+  async function revertThrough(name: string): Promise<number> {
+    const steps = allMigrations.length - allMigrations.findIndex((migration) => migration.name === name);
+    const down = await runScript(DB_CLI, ['revert', String(steps)], env);
+    expect(down.stdout).toContain(`Reverted ${steps} migration(s)`);
+    return steps;
+  }
+
   it('applies every migration, and a second run applies none', async () => {
     const first = await runScript(DB_CLI, ['migrate'], env);
     expect(first).toMatchObject({ code: 0, stderr: '' });
@@ -114,13 +122,8 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
       'SELECT count(*)::int AS count FROM broker.customer',
     );
     expect(customers[0]?.count).toBeGreaterThan(0);
-    // Back to before the broker keys (…013): it and every migration after it.
-    const brokerKeys = allMigrations.findIndex(
-      (migration) => migration.name === 'CustomerSearchByBroker1763700000013',
-    );
-    const steps = allMigrations.length - brokerKeys;
-    const down = await runScript(DB_CLI, ['revert', String(steps)], env);
-    expect(down.stdout).toContain(`Reverted ${steps} migration(s)`);
+    // Back to before the broker keys (…013).
+    await revertThrough('CustomerSearchByBroker1763700000013');
     const words = await query<{ customers: number }>(
       database.url,
       'SELECT count(DISTINCT customer_id)::int AS customers FROM broker.customer_search_word',
@@ -137,13 +140,7 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
   });
 
   it('joins employees’ names, keeps the customers’ audit rows and dates the API keys when the administration comes', async () => {
-    const administration = allMigrations.findIndex(
-      (migration) => migration.name === 'Administration1763700000020',
-    );
-    const steps = allMigrations.length - administration;
-    expect((await runScript(DB_CLI, ['revert', String(steps)], env)).stdout).toContain(
-      `Reverted ${steps} migration(s)`,
-    );
+    await revertThrough('Administration1763700000020');
     await query(
       database.url,
       `WITH broker AS (SELECT tenant_id, id FROM broker.broker WHERE broker_number = 'V1000'),
@@ -187,13 +184,7 @@ describe('db-cli (pnpm db:migrate / db:revert / db:seed)', () => {
   });
 
   it('brings the work rows of an import in progress to the typed staging, and back with its down', async () => {
-    const typed = allMigrations.findIndex(
-      (migration) => migration.name === 'ImportStagingTyped1763700000019',
-    );
-    const steps = allMigrations.length - typed;
-    expect((await runScript(DB_CLI, ['revert', String(steps)], env)).stdout).toContain(
-      `Reverted ${steps} migration(s)`,
-    );
+    const steps = await revertThrough('ImportStagingTyped1763700000019');
     await query(
       database.url,
       `WITH process AS (

@@ -13,15 +13,16 @@ import {
   type MasterDataValues,
 } from './master-data-kinds.js';
 
-/** A row to write: created or changed (with the columns it changes), every column at its final value. */
+/** A row to write, every column at its final value. */
 interface PlannedWrite {
   key: string;
   values: MasterDataValues;
-  changes: MasterDataValues | 'created';
 }
 
+/** New rows, changed rows (with the columns each changes), and how many rows the file leaves as they are. */
 interface Plan {
-  writes: PlannedWrite[];
+  created: PlannedWrite[];
+  changed: (PlannedWrite & { changes: MasterDataValues })[];
   unchanged: number;
 }
 
@@ -98,21 +99,20 @@ function planWrites(
   stored: Map<string, MasterDataValues>,
 ): Plan {
   const defaults = Object.fromEntries(spec.columns.map((column) => [column.name, column.default]));
-  const writes: PlannedWrite[] = [];
-  let unchanged = 0;
+  const plan: Plan = { created: [], changed: [], unchanged: 0 };
   for (const { key, values } of records) {
     const before = stored.get(key);
     if (!before) {
-      writes.push({ key, values: { ...defaults, ...values }, changes: 'created' });
+      plan.created.push({ key, values: { ...defaults, ...values } });
       continue;
     }
     const changes = Object.fromEntries(
       Object.entries(values).filter(([name, value]) => !sameValue(before[name], value)),
     );
-    if (Object.keys(changes).length === 0) unchanged++;
-    else writes.push({ key, values: { ...defaults, ...before, ...values }, changes });
+    if (Object.keys(changes).length === 0) plan.unchanged++;
+    else plan.changed.push({ key, values: { ...defaults, ...before, ...values }, changes });
   }
-  return { writes, unchanged };
+  return plan;
 }
 
 const sameValue = (stored: CellValue | undefined, given: CellValue) => (stored ?? null) === given;
@@ -156,16 +156,15 @@ export class MasterDataImport {
       errors.push(...readErrors, ...(await spec.check(tx, tenantId, records, stored)));
       errors.sort((a, b) => a.line - b.line);
       const plan = planWrites(spec, records, stored);
-      const created = plan.writes.filter((write) => write.changes === 'created').length;
       const result: MasterDataResult = {
         kind,
         dry_run: options.dryRun,
-        created,
-        updated: plan.writes.length - created,
+        created: plan.created.length,
+        updated: plan.changed.length,
         unchanged: plan.unchanged,
         errors: listed(errors),
       };
-      if (errors.length === 0 && !options.dryRun && plan.writes.length > 0)
+      if (errors.length === 0 && !options.dryRun && plan.created.length + plan.changed.length > 0)
         await this.write(tx, context, { tenantId, spec, plan, named: namedColumns(rows) });
       return result;
     });
@@ -185,8 +184,8 @@ export class MasterDataImport {
       tx,
       tenantId,
       {
-        created: plan.writes.filter((write) => write.changes === 'created').map((write) => write.values),
-        changed: plan.writes.filter((write) => write.changes !== 'created').map((write) => write.values),
+        created: plan.created.map((write) => write.values),
+        changed: plan.changed.map((write) => write.values),
       },
       named,
     );
@@ -195,10 +194,8 @@ export class MasterDataImport {
       action: context.operation ?? 'importMasterData',
       target: `master-data/${spec.kind}`,
       changes: {
-        created: plan.writes.filter((write) => write.changes === 'created').map((write) => write.key),
-        updated: Object.fromEntries(
-          plan.writes.flatMap((write) => (write.changes === 'created' ? [] : [[write.key, write.changes]])),
-        ),
+        created: plan.created.map((write) => write.key),
+        updated: Object.fromEntries(plan.changed.map((write) => [write.key, write.changes])),
         unchanged: plan.unchanged,
       },
     });
