@@ -1,3 +1,5 @@
+// First: tracing must be started before the modules it instruments are loaded.
+import './tracing.js';
 import 'reflect-metadata';
 import { CONFIG_EXIT_CODE } from '@broker/config';
 import { serve } from '@broker/platform';

@@ -1,3 +1,5 @@
+// First: tracing must be started before the modules it instruments are loaded.
+import './worker-tracing.js';
 import 'reflect-metadata';
 import { serve } from '@broker/platform';
 import { loadImportWorkerConfig } from './config.js';

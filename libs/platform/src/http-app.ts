@@ -14,6 +14,8 @@ import {
   serverFaultPage,
   jsonValueProblem,
 } from '@broker/errors';
+import { tracingEnabled } from '@broker/telemetry';
+import { HandlerSpans } from './handler-spans.js';
 import { NestLogger, ProcessLogger } from './logging.js';
 import { instrumentHttpApp, ProcessMetrics } from './metrics.js';
 import { AREA_ERROR_BODY } from './platform-modules.js';
@@ -66,6 +68,7 @@ export async function createHttpApp(
       ? await createFastifyApp(rootModule, settings)
       : await createExpressApp(rootModule, settings);
   app.useLogger(new NestLogger(app.get(ProcessLogger).root));
+  if (tracingEnabled()) app.useGlobalInterceptors(new HandlerSpans());
   for (const document of [settings.openApi ?? []].flat()) serveOpenApi(app, document);
   await app.init();
   // Fastify serves requests handed to its server (supertest does that) only once it is ready.

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import type { LoggerService } from '@nestjs/common';
 import { destination, type DestinationStream, type Level, type Logger } from 'pino';
 import { type HttpLogger, type Options, pinoHttp } from 'pino-http';
-import { METRICS_PATH } from './metrics.js';
+import { isProbePath } from '@broker/telemetry';
 import { assignRequestId } from './request-id.js';
 
 /** Request headers that carry credentials: logged with their values replaced. */
@@ -122,15 +122,10 @@ export function requestLogOptions(settings: LoggingSettings): Options {
     customLogLevel: (request, response, error) => {
       if (error || response.statusCode >= 500) return 'error';
       if (response.statusCode >= 400) return 'warn';
-      return isQuietPath(request.url ?? '') ? 'silent' : 'info';
+      return isProbePath(request.url ?? '') ? 'silent' : 'info';
     },
   };
 }
-
-/** The orchestrator's probes and Prometheus' scrape, every few seconds: logged only when they fail. */
-const QUIET_PATHS = new Set(['/health/live', '/health/ready', METRICS_PATH]);
-
-const isQuietPath = (url: string) => QUIET_PATHS.has(url.split('?', 1)[0] ?? url);
 
 /** Unwritten log output kept while stdout's reader lags; beyond it lines are dropped. */
 const MAX_UNWRITTEN_LOG_BYTES = 16 * 1024 * 1024;

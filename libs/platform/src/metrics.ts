@@ -5,8 +5,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
-/** Where every process serves its Prometheus metrics (scraped from inside the cluster, not through the gateway). */
-export const METRICS_PATH = '/metrics';
+import { METRICS_PATH } from '@broker/telemetry';
+
+export { METRICS_PATH };
 
 /** Requests that matched no route share one label value, so unknown paths cannot grow the label set. */
 const UNMATCHED_ROUTE = 'unmatched';

@@ -1,10 +1,11 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
+import { stopTracing } from '@broker/telemetry';
 import { ProcessLogger } from './logging.js';
 
 /**
- * On SIGTERM or SIGINT: stop accepting, let in-flight requests and jobs finish, close pools, write the last log
- * lines, exit 0.
+ * On SIGTERM or SIGINT: stop accepting, let in-flight requests and jobs finish, close pools, export the last spans,
+ * write the last log lines, exit 0.
  * Nest's own shutdown hooks re-raise the signal (exit 143); orchestrators expect 0 from a clean stop.
  * A shutdown that takes longer than the timeout exits 1.
  */
@@ -19,6 +20,7 @@ export function exitCleanlyOnSignals(app: INestApplicationContext, timeoutMs: nu
     }, timeoutMs).unref();
     app
       .close()
+      .then(() => stopTracing())
       .then(() => app.get(ProcessLogger, { strict: false }).close())
       .then(
         () => process.exit(0),

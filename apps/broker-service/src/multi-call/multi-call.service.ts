@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server } from 'node:http';
 import { InProcessCallers, type SvcPrincipal } from '@broker/auth';
 import { DomainError } from '@broker/errors';
+import { injectTraceContext } from '@broker/telemetry';
 import { readBatch } from './batch-reader.js';
 import { type AnsweredPart } from './batch-response.js';
 import { InProcessClient, type PartAnswer } from './in-process-client.js';
@@ -78,7 +79,7 @@ async function runStep(
 /**
  * The call as a part of the batch `outer`: sent to the batch's host from the batch's client (the forwarding
  * headers, which a part may not state), logged under the batch's request id with the part's position, and in the
- * batch's time zone unless the part states its own.
+ * batch's time zone unless the part states its own; in the batch's trace.
  */
 function asPartOf(outer: IncomingMessage, call: PartCall, id: string): PartCall {
   const zone = outer.headers['x-svc-timezone'];
@@ -91,6 +92,8 @@ function asPartOf(outer: IncomingMessage, call: PartCall, id: string): PartCall 
     const value = outer.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
+  // With tracing on, the part's own HTTP span is a child of the batch's.
+  injectTraceContext(headers);
   return { ...call, headers };
 }
 

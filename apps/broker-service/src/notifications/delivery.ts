@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { type ConnectionOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { ApiKeyCipher } from '@broker/auth';
+import { queueTelemetry } from '@broker/telemetry';
 import { DataSource } from 'typeorm';
 import { LINK_PLACEHOLDER, OutboxRepository } from './outbox.repository.js';
 import {
@@ -54,7 +55,11 @@ export class MessageDelivery implements OnApplicationBootstrap, BeforeApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    const options = { connection: this.queueSettings.connection, prefix: this.queueSettings.prefix };
+    const options = {
+      connection: this.queueSettings.connection,
+      prefix: this.queueSettings.prefix,
+      ...queueTelemetry(),
+    };
     this.queue = new Queue(NOTIFICATION_QUEUE, options);
     this.worker = new Worker<{ messageId: string }>(
       NOTIFICATION_QUEUE,

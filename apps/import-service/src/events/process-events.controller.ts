@@ -3,6 +3,7 @@ import { ApiHeader, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagg
 import type { Request, Response } from 'express';
 import { OAuthBearerGuard, principalOf } from '@broker/auth';
 import { DomainError } from '@broker/errors';
+import { linkActiveSpan } from '@broker/telemetry';
 import { ImportProcessRepository } from '../imports/import-process.repository.js';
 import { ImportService } from '../imports/import.service.js';
 import { streamPosition } from './process-event-stream.js';
@@ -59,8 +60,10 @@ export class ProcessEventsController {
     @Headers('last-event-id') lastEventId: string | undefined,
   ): Promise<void> {
     const caller = await this.imports.callerBroker(principalOf(request));
-    if (!(await this.processes.isVisible(caller, processId)))
-      throw DomainError.notFound(`No import process ${processId}`);
+    const process = await this.processes.findVisible(caller, processId);
+    if (!process) throw DomainError.notFound(`No import process ${processId}`);
+    // The stream's own trace, linked to the upload's.
+    linkActiveSpan(process.traceParent);
     let position = streamPosition(lastEventId);
     if (position.ended) {
       // The end of this process was received: nothing more comes. An id of another process starts over.

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { activeTraceParent } from '@broker/telemetry';
 import type { ImportFileType, ImportStatus } from '@broker/contracts';
 import { visibleBrokersCte } from '@broker/inventory';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
@@ -133,12 +134,15 @@ export class ImportProcessRepository {
     throw new KeyAlreadyUsed(existing.process_id);
   }
 
-  /** The process, its companies and its first status entry, in the caller's transaction (a dry run's too). */
+  /**
+   * The process, its companies and its first status entry, in the caller's transaction (a dry run's too); with the
+   * upload's trace, when it is traced.
+   */
   async insert(tx: EntityManager, process: NewImportProcess): Promise<string> {
     const [{ id }] = await tx.query<[{ id: string }]>(
       `INSERT INTO "import".import_process (tenant_id, broker_id, requested_by, file_type, status, file_name,
-                                            file_size, file_sha256, storage_key, dry_run)
-         VALUES ($1, $2, $3, $4, 'uploaded', $5, $6, $7, $8, $9) RETURNING id`,
+                                            file_size, file_sha256, storage_key, dry_run, trace_parent)
+         VALUES ($1, $2, $3, $4, 'uploaded', $5, $6, $7, $8, $9, $10) RETURNING id`,
       [
         process.broker.tenantId,
         process.broker.brokerId,
@@ -149,6 +153,7 @@ export class ImportProcessRepository {
         process.fileSha256,
         process.storageKey,
         process.dryRun ?? false,
+        activeTraceParent() ?? null,
       ],
     );
     await tx.query(
@@ -203,15 +208,15 @@ export class ImportProcessRepository {
     return row;
   }
 
-  /** Whether the process is one of `caller`'s broker tree (the visibility of the report). */
-  async isVisible(caller: BrokerRef, processId: string): Promise<boolean> {
-    const rows = await this.db.query<unknown[]>(
+  /** The process when it is one of `caller`'s broker tree (the visibility of the report), with its upload's trace. */
+  async findVisible(caller: BrokerRef, processId: string): Promise<{ traceParent: string | null } | undefined> {
+    const [row] = await this.db.query<{ traceParent: string | null }[]>(
       `WITH RECURSIVE ${visibleBrokersCte(1, 2)}
-       SELECT 1 FROM "import".import_process p JOIN visible_broker v ON v.id = p.broker_id
+       SELECT p.trace_parent AS "traceParent" FROM "import".import_process p JOIN visible_broker v ON v.id = p.broker_id
         WHERE p.tenant_id = $1 AND p.id = $3`,
       [caller.tenantId, caller.brokerId, processId],
     );
-    return rows.length > 0;
+    return row;
   }
 
   /** The process's status changes after change `afterId`, oldest first. */

@@ -9,6 +9,7 @@ import { IMPORT_PIPELINE_QUEUE } from './pipeline-definition.js';
 import { PipelineMetrics } from './pipeline-metrics.js';
 import { PipelineQueue } from './pipeline-queue.js';
 import { redisConnection } from '@broker/platform';
+import { queueTelemetry } from '@broker/telemetry';
 import { STAGE_HANDLERS } from './stage-handler.js';
 import { StageRunner } from './stage-runner.js';
 import { STAGE_WORKER_SETTINGS, StageWorker, type StageWorkerSettings } from './stage-worker.js';
@@ -32,7 +33,11 @@ export interface PipelineSettings {
 
 function queueModules(settings: PipelineSettings): DynamicModule[] {
   return [
-    BullModule.forRoot({ connection: redisConnection(settings.redisUrl), prefix: settings.queuePrefix }),
+    BullModule.forRoot({
+      connection: redisConnection(settings.redisUrl),
+      prefix: settings.queuePrefix,
+      ...queueTelemetry(),
+    }),
     BullModule.registerQueue({ name: IMPORT_PIPELINE_QUEUE }),
   ];
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { IMPORT_PIPELINE_STATUSES, type ImportPipelineStatus } from '@broker/contracts';
+import { inSpan } from '@broker/telemetry';
 import { ImportEvents } from '../events/import-events.js';
 import { type StageJob, statusAfter } from './pipeline-definition.js';
 import { PipelineMetrics } from './pipeline-metrics.js';
@@ -36,8 +37,12 @@ export class StageRunner {
     this.handlers = new Map(handlers.map((handler) => [handler.from, handler]));
   }
 
+  /** In a span of the upload's trace (the job carries it), named after the stage. */
   process(job: Job<StageJob>): Promise<string> {
-    return this.metrics.timeStage(job.data.from, () => this.runStage(job));
+    const { processId, from } = job.data;
+    return inSpan(`import stage ${from}`, { 'import.process_id': processId, 'import.stage': from }, () =>
+      this.metrics.timeStage(from, () => this.runStage(job)),
+    );
   }
 
   private async runStage(job: Job<StageJob>): Promise<string> {

@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { type ConnectionOptions, Worker } from 'bullmq';
+import { queueTelemetry } from '@broker/telemetry';
 import { IMPORT_PIPELINE_QUEUE, type StageJob } from './pipeline-definition.js';
 import { StageRunner } from './stage-runner.js';
 
@@ -39,6 +40,9 @@ export class StageWorker implements OnApplicationBootstrap, BeforeApplicationShu
       concurrency: this.settings.concurrency,
       lockDuration: this.settings.lockMs,
       stalledInterval: this.settings.lockMs,
+      // Each stage job in a span of the upload's trace, carried from job to job (PipelineQueue enqueues the next
+      // stage inside this one's span).
+      ...queueTelemetry(),
     });
     this.worker.on('failed', (job, error) => void this.runner.onFailed(job, error));
   }

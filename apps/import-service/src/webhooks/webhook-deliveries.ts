@@ -6,6 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
+import { inSpan, queueTelemetry } from '@broker/telemetry';
 import { DataSource } from 'typeorm';
 import { WebhookSecretCipher } from './webhook-secrets.js';
 import { sendWebhook } from './webhook-sender.js';
@@ -50,6 +51,8 @@ interface DueDelivery {
   disabled: boolean;
   earlierPending: boolean;
   failingSince: Date | null;
+  /** The upload's trace, which the delivery's span links to. */
+  processTraceParent: string | null;
 }
 
 /**
@@ -77,10 +80,12 @@ export class WebhookDeliveries implements OnApplicationBootstrap, BeforeApplicat
 
   onApplicationBootstrap(): void {
     const { connection, queuePrefix: prefix } = this.settings;
-    this.queue = new Queue<DeliveryJob>(WEBHOOK_QUEUE, { connection, prefix });
+    const telemetry = queueTelemetry();
+    this.queue = new Queue<DeliveryJob>(WEBHOOK_QUEUE, { connection, prefix, ...telemetry });
     this.worker = new Worker<DeliveryJob>(WEBHOOK_QUEUE, (job) => this.deliver(job.data.deliveryId), {
       connection,
       prefix,
+      ...telemetry,
       concurrency: 8,
       lockDuration: this.settings.lockMs,
       stalledInterval: this.settings.lockMs,
@@ -142,14 +147,20 @@ export class WebhookDeliveries implements OnApplicationBootstrap, BeforeApplicat
     // Gone, done, disabled, or not its turn (an older delivery of the process is pending): nothing to send now.
     if (!delivery || delivery.state !== 'pending' || delivery.disabled || delivery.earlierPending) return;
     const secrets = [delivery.secret, delivery.previousSecret].filter((secret) => secret !== null);
-    const attempt = await sendWebhook(
-      new URL(delivery.url),
-      {
-        id: `msg_${delivery.id}`,
-        body: JSON.stringify(delivery.payload),
-        secrets: secrets.map((secret) => this.cipher.decrypt(secret)),
-      },
-      this.settings.policy,
+    const attempt = await inSpan(
+      `webhook ${delivery.eventType}`,
+      { 'webhook.delivery_id': delivery.id, 'webhook.endpoint_id': delivery.endpointId },
+      () =>
+        sendWebhook(
+          new URL(delivery.url),
+          {
+            id: `msg_${delivery.id}`,
+            body: JSON.stringify(delivery.payload),
+            secrets: secrets.map((secret) => this.cipher.decrypt(secret)),
+          },
+          this.settings.policy,
+        ),
+      delivery.processTraceParent,
     );
     await this.record(delivery, attempt);
     if (attempt.ok) {
@@ -166,10 +177,12 @@ export class WebhookDeliveries implements OnApplicationBootstrap, BeforeApplicat
               e.secret_ciphertext AS secret,
               CASE WHEN e.previous_secret_until > now() THEN e.previous_secret_ciphertext END AS "previousSecret",
               e.disabled_at IS NOT NULL AS disabled, e.failing_since AS "failingSince",
+              p.trace_parent AS "processTraceParent",
               EXISTS (SELECT 1 FROM "import".webhook_delivery o
                        WHERE o.state = 'pending' AND o.endpoint_id = d.endpoint_id AND o.process_id = d.process_id
                          AND o.id < d.id) AS "earlierPending"
          FROM "import".webhook_delivery d JOIN "import".webhook_endpoint e ON e.id = d.endpoint_id
+         LEFT JOIN "import".import_process p ON p.id = d.process_id
         WHERE d.id = $1`,
       [deliveryId],
     );

@@ -18,6 +18,7 @@ import { ImportDryRun1763700000017 } from './1763700000017-import-dry-run.js';
 import { ImportWebhooks1763700000018 } from './1763700000018-import-webhooks.js';
 import { ImportStagingTyped1763700000019 } from './1763700000019-import-staging-typed.js';
 import { Administration1763700000020 } from './1763700000020-administration.js';
+import { ImportTraceParent1763700000021 } from './1763700000021-import-trace-parent.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -41,4 +42,5 @@ export const allMigrations = [
   ImportWebhooks1763700000018,
   ImportStagingTyped1763700000019,
   Administration1763700000020,
+  ImportTraceParent1763700000021,
 ];

@@ -1,0 +1,3 @@
+import { startTracing } from '@broker/telemetry';
+
+startTracing('calc-service');

@@ -1,0 +1,63 @@
+import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
+import { context as otelContext, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { getRPCMetadata, RPCType } from '@opentelemetry/core';
+import { Observable } from 'rxjs';
+
+/** The matched route as the framework names it: Express's `route.path`, Fastify's `routeOptions.url`. */
+function routeOf(request: { route?: { path?: string }; routeOptions?: { url?: string } }): string | undefined {
+  return request.route?.path ?? request.routeOptions?.url;
+}
+
+/**
+ * A span per Nest handler (`<Controller>.<handler>`, with the attributes OpenTelemetry's NestJS instrumentation
+ * gives), a child of the HTTP server span, whose name it completes with the route (`GET /api/v1/...`).
+ * Hand-made because that instrumentation supports Nest up to 11 and cannot patch Nest 12's ES modules.
+ * Subscribes inside the span's context, so that the handler and everything it awaits (queries, Redis, queues)
+ * runs in it. Registered only while tracing is on.
+ */
+export class HandlerSpans implements NestInterceptor {
+  private readonly tracer = trace.getTracer('@broker/platform');
+
+  intercept(execution: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (execution.getType() !== 'http') return next.handle();
+    const controller = execution.getClass().name;
+    const handler = execution.getHandler().name;
+    const route = routeOf(execution.switchToHttp().getRequest());
+    const rpc = getRPCMetadata(otelContext.active());
+    if (rpc?.type === RPCType.HTTP && route) rpc.route = route;
+    const span = this.tracer.startSpan(`${controller}.${handler}`, {
+      attributes: {
+        'nestjs.type': 'handler',
+        'nestjs.controller': controller,
+        'nestjs.callback': handler,
+        ...(route && { 'http.route': route }),
+      },
+    });
+    const spanContext = trace.setSpan(otelContext.active(), span);
+    return new Observable((subscriber) => {
+      const subscription = otelContext.with(spanContext, () =>
+        next.handle().subscribe({
+          next: (value) => subscriber.next(value),
+          error: (error: unknown) => {
+            endWithError(span, error);
+            subscriber.error(error);
+          },
+          complete: () => {
+            span.end();
+            subscriber.complete();
+          },
+        }),
+      );
+      return () => {
+        subscription.unsubscribe();
+        if (span.isRecording()) span.end();
+      };
+    });
+  }
+}
+
+function endWithError(span: Span, error: unknown): void {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+}

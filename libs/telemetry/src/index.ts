@@ -1,0 +1,3 @@
+export * from './tracing.js';
+export * from './trace-context.js';
+export * from './queue-telemetry.js';

@@ -1,0 +1,69 @@
+import {
+  context,
+  type Link,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+} from '@opentelemetry/api';
+import { tracingEnabled } from './tracing.js';
+
+const tracer = () => trace.getTracer('@broker/platform');
+
+/**
+ * The active span as a W3C `traceparent`, to be kept with what outlives the request or job (an import process)
+ * and linked to later; none when tracing is off or the span is not sampled.
+ */
+export function activeTraceParent(): string | undefined {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  const traceParent = carrier.traceparent;
+  return traceParent?.endsWith('-01') ? traceParent : undefined;
+}
+
+/** Adds the active trace context (`traceparent`, `tracestate`) to outgoing headers; nothing when tracing is off. */
+export function injectTraceContext(headers: Record<string, string>): void {
+  propagation.inject(context.active(), headers);
+}
+
+function linksTo(traceParent: string | null | undefined): Link[] {
+  if (!traceParent) return [];
+  const linked = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent: traceParent }));
+  return linked ? [{ context: linked }] : [];
+}
+
+/** Links the active span (an event stream's request) to the trace of `traceParent` (an import process). */
+export function linkActiveSpan(traceParent: string | null | undefined): void {
+  const span = trace.getActiveSpan();
+  for (const link of linksTo(traceParent)) span?.addLink(link);
+}
+
+/**
+ * Runs `work` in a span of its own, a child of the active one and linked to the trace of `traceParent` when
+ * given; a failure is recorded on it. With tracing off it only runs `work`.
+ */
+export function inSpan<Result>(
+  name: string,
+  attributes: Attributes,
+  work: () => Promise<Result>,
+  traceParent?: string | null,
+): Promise<Result> {
+  if (!tracingEnabled()) return work();
+  return tracer().startActiveSpan(
+    name,
+    { attributes, links: linksTo(traceParent) },
+    async (span: Span) => {
+      try {
+        return await work();
+      } catch (error) {
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}

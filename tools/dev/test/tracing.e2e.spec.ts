@@ -1,0 +1,145 @@
+import 'reflect-metadata';
+import { createWriteStream, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
+import { insertBrokerFixture } from '@broker/fixtures';
+import { openEventStream, writeGdvPortfolio } from '@broker/testing';
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
+import { PINNED_NODE } from './pinned-node.js';
+import { type RunningProcess, startProcesses } from './run-cli.js';
+import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
+
+/** The statuses a stage moves on from, in order: every stage of a GDV import up to processed. */
+const STAGES = IMPORT_PIPELINE_STATUSES.slice(0, IMPORT_PIPELINE_STATUSES.indexOf('processed'));
+
+const inTrace = (spans: ReceivedSpan[], traceId: string) => spans.filter((span) => span.traceId === traceId);
+
+describe('traces: an upload through the import API and every stage of the worker (OTLP/HTTP, JSON)', () => {
+  let receiver: OtlpReceiver;
+  let webhookReceiver: Server;
+  let suite: SuiteEnvironment;
+  let services: Record<'api' | 'worker', RunningProcess>;
+  let fileDir: string;
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    webhookReceiver = createServer((_request, response) => response.writeHead(204).end());
+    await new Promise<void>((resolve) => webhookReceiver.listen(0, '127.0.0.1', resolve));
+    suite = await createSuiteEnvironment({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      IMPORT_WEBHOOK_ALLOW_HTTP: 'true',
+      IMPORT_WEBHOOK_DISPATCH_MS: '100',
+    });
+    await insertBrokerFixture(String(suite.env.DATABASE_URL));
+    services = await startProcesses({
+      api: { script: 'apps/import-service/dist/main.js', env: suite.env },
+      worker: { script: 'apps/import-service/dist/worker.js', env: suite.env },
+    });
+    fileDir = mkdtempSync(path.join(tmpdir(), 'tracing-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(Object.values(services ?? {}).map((service) => service.terminate()));
+    webhookReceiver?.close();
+    await receiver?.close();
+    rmSync(fileDir, { recursive: true, force: true });
+    await suite?.cleanup();
+  });
+
+  async function writeGdvFile(): Promise<string> {
+    const file = path.join(fileDir, 'bestand.gdv');
+    await new Promise<void>((resolve, reject) => {
+      const out = createWriteStream(file).on('finish', resolve).on('error', reject);
+      void writeGdvPortfolio(out, { contracts: 200, policyPrefix: 'T' }).then(() => out.end(), reject);
+    });
+    return file;
+  }
+
+  it('holds the upload, every stage span of the worker, PostgreSQL spans and linked deliveries and streams in one trace', async () => {
+    const authorization = { Authorization: `Bearer ${await suite.importToken()}` };
+    const { port } = webhookReceiver.address() as AddressInfo;
+    const registered = await fetch(`${services.api.baseUrl}/api/v1/webhooks`, {
+      method: 'POST',
+      headers: { ...authorization, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, event_types: ['import.processed'] }),
+    });
+    expect(registered.status).toBe(201);
+
+    const form = new FormData();
+    form.append('companies[0]', '9999');
+    form.append('file', await openAsBlob(await writeGdvFile()), 'bestand.gdv');
+    const uploaded = await fetch(`${services.api.baseUrl}/api/v1/import`, {
+      method: 'POST',
+      headers: authorization,
+      body: form,
+    });
+    expect(uploaded.status).toBe(200);
+    const { process_id: processId } = (await uploaded.json()) as { process_id: string };
+    const stream = await openEventStream(
+      `${services.api.baseUrl}/api/v1/processes/${processId}/events`,
+      authorization,
+    );
+    const events: string[] = [];
+    for await (const event of stream.events) events.push(event.event ?? '');
+    stream.close();
+    expect(events.at(-1)).toBe('end');
+
+    const upload = await receiver.waitFor((spans) =>
+      spans.find((span) => span.name === 'POST /api/v1/import' && span.parentSpanId === ''),
+    );
+    const trace = await receiver.waitFor((spans) => {
+      const found = inTrace(spans, upload.traceId);
+      return found.filter((span) => span.name.startsWith('import stage ')).length === STAGES.length
+        ? found
+        : undefined;
+    });
+    expect(upload.resource).toMatchObject({
+      'service.name': 'import-service',
+      'process.runtime.version': PINNED_NODE,
+    });
+    expect(upload.attributes).toMatchObject({ 'http.route': '/api/v1/import', 'http.response.status_code': 200 });
+
+    const stageSpans = trace.filter((span) => span.name.startsWith('import stage '));
+    expect(stageSpans.map((span) => span.attributes['import.stage'])).toEqual(STAGES);
+    for (const span of stageSpans) {
+      expect(span.resource['service.name']).toBe('import-worker');
+      expect(span.attributes['import.process_id']).toBe(processId);
+    }
+    // The worker's job spans continue the trace: each stage's job is a child of the span that enqueued it.
+    const ids = new Set(trace.map((span) => span.spanId));
+    expect(trace.filter((span) => span !== upload && !ids.has(span.parentSpanId))).toEqual([]);
+    const queries = trace.filter((span) => span.scope === '@opentelemetry/instrumentation-pg');
+    expect(new Set(queries.map((span) => span.resource['service.name']))).toEqual(
+      new Set(['import-service', 'import-worker']),
+    );
+    expect(trace.some((span) => span.scope === '@opentelemetry/instrumentation-ioredis')).toBe(true);
+
+    // The delivery and the event stream run in traces of their own, linked to the upload's.
+    const linked = (span: ReceivedSpan) => span.links.some((link) => link.traceId === upload.traceId);
+    const delivery = await receiver.waitFor((spans) =>
+      spans.find((span) => span.name === 'webhook import.processed'),
+    );
+    expect(linked(delivery)).toBe(true);
+    const streamRequest = await receiver.waitFor((spans) =>
+      spans.find((span) => span.name === 'GET /api/v1/processes/:processId/events'),
+    );
+    expect(await receiver.waitFor((spans) => inTrace(spans, streamRequest.traceId).find(linked))).toMatchObject({
+      name: 'ProcessEventsController.events',
+    });
+
+    // The upload's request log line names the trace and its span.
+    const uploadLine = services.api
+      .output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg?: string; req?: { url?: string }; trace_id?: string })
+      .find((line) => line.msg === 'request completed' && line.req?.url === '/api/v1/import');
+    expect(uploadLine).toMatchObject({ trace_id: upload.traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+  }, 120_000);
+});
