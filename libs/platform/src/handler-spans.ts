@@ -4,7 +4,10 @@ import { getRPCMetadata, RPCType } from '@opentelemetry/core';
 import { Observable } from 'rxjs';
 
 /** The matched route as the framework names it: Express's `route.path`, Fastify's `routeOptions.url`. */
-function routeOf(request: { route?: { path?: string }; routeOptions?: { url?: string } }): string | undefined {
+function routeOf(request: {
+  route?: { path?: string };
+  routeOptions?: { url?: string };
+}): string | undefined {
   return request.route?.path ?? request.routeOptions?.url;
 }
 

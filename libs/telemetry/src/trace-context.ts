@@ -51,19 +51,15 @@ export function inSpan<Result>(
   traceParent?: string | null,
 ): Promise<Result> {
   if (!tracingEnabled()) return work();
-  return tracer().startActiveSpan(
-    name,
-    { attributes, links: linksTo(traceParent) },
-    async (span: Span) => {
-      try {
-        return await work();
-      } catch (error) {
-        span.recordException(error instanceof Error ? error : String(error));
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
-  );
+  return tracer().startActiveSpan(name, { attributes, links: linksTo(traceParent) }, async (span: Span) => {
+    try {
+      return await work();
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }

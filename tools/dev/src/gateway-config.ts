@@ -25,6 +25,8 @@ export interface GatewaySettings {
   ADMIN_UPSTREAM: string;
   /** The geo entries of the addresses /admin/ answers (adminAllowedGeo of ADMIN_ALLOWED_CIDRS). */
   ADMIN_ALLOWED_GEO: string;
+  /** The split_clients entries that sample the traces the gateway starts (traceSampling). */
+  GATEWAY_TRACE_SAMPLING: string;
   IMPORT_HOST: string;
   CALC_HOST: string;
   BROKER_HOST: string;
@@ -50,6 +52,26 @@ export function adminAllowedGeo(allowedCidrs: string): string {
   if (invalid.length > 0)
     throw new Error(`ADMIN_ALLOWED_CIDRS: ${invalid.join(', ')} is not an address range`);
   return ['default 0;', ...cidrs.map((cidr) => `${cidr} 1;`)].join(' ');
+}
+
+/**
+ * The share of the traces the gateway starts (requests without a traceparent) that are sampled, as split_clients
+ * entries, from the services' OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG: the gateway is the root of those
+ * traces, so a parent-based sampler counts as its base. What deploy/gateway/16-trace-sampling.envsh does in compose
+ * and Kubernetes. (split_clients refuses a share of 0 %, hence the `*` forms at either end.)
+ */
+export function traceSampling(sampler = '', argument = ''): string {
+  const base = (sampler || 'parentbased_always_on').replace(/^parentbased_/, '');
+  if (base === 'always_on') return '* 01;';
+  if (base === 'always_off') return '* 00;';
+  if (base !== 'traceidratio') throw new Error(`OTEL_TRACES_SAMPLER: ${sampler} is not a sampler the gateway knows`);
+  const ratio = argument === '' ? 1 : Number(argument);
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(argument || '1') || ratio > 1)
+    throw new Error('OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1');
+  const percent = Math.round(ratio * 10_000) / 100;
+  if (percent >= 100) return '* 01;';
+  if (percent <= 0) return '* 00;';
+  return `${percent}% 01; * 00;`;
 }
 
 /** Who reaches /admin/ through a gateway on this machine when ADMIN_ALLOWED_CIDRS is not set: this machine. */

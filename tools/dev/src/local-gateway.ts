@@ -8,6 +8,7 @@ import {
   LOCAL_ADMIN_ALLOWED_CIDRS,
   type GatewaySettings,
   renderGatewayConfig,
+  traceSampling,
   UPLOAD_FRAMING_BYTES,
 } from './gateway-config.js';
 
@@ -30,6 +31,7 @@ export type GatewayLimits = Pick<
   | 'GATEWAY_MAX_BODY_BYTES'
   | 'GATEWAY_MAX_UPLOAD_BYTES'
   | 'GATEWAY_MAX_ADMIN_BODY_BYTES'
+  | 'GATEWAY_TRACE_SAMPLING'
   | 'ADMIN_ALLOWED_GEO'
 >;
 
@@ -107,6 +109,7 @@ export function planLocalGateway(
         Number(process.env.ADMIN_MASTER_DATA_MAX_BYTES || ADMIN_MAX_BODY_BYTES),
       ),
       ADMIN_ALLOWED_GEO: adminAllowedGeo(process.env.ADMIN_ALLOWED_CIDRS || LOCAL_ADMIN_ALLOWED_CIDRS),
+      GATEWAY_TRACE_SAMPLING: traceSampling(process.env.OTEL_TRACES_SAMPLER, process.env.OTEL_TRACES_SAMPLER_ARG),
     },
   );
   return { port, args };

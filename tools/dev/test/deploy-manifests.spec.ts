@@ -16,11 +16,12 @@ import {
   type GatewaySettings,
   renderGatewayConfig,
   UPLOAD_FRAMING_BYTES,
+  traceSampling,
 } from '../src/gateway-config.js';
 import { kustomizationYaml, manifestYaml } from '../src/k8s/manifest-yaml.js';
 import {
   DEFAULT_MANIFEST_OPTIONS,
-  GATEWAY_ADMIN_CIDRS_SCRIPT,
+  GATEWAY_SCRIPTS,
   GATEWAY_ENVIRONMENT,
   GATEWAY_RENDERED_CONFIG,
   kubernetesManifests,
@@ -88,7 +89,8 @@ function configurationErrors(unit: Unit, env: Record<string, string | undefined>
  * nginx image does before it renders the templates): ADMIN_ALLOWED_CIDRS turned into ADMIN_ALLOWED_GEO.
  */
 function afterGatewayScripts(env: Record<string, string | undefined>): Record<string, string> {
-  const sourced = spawnSync('/bin/sh', ['-c', `. ${JSON.stringify(GATEWAY_ADMIN_CIDRS_SCRIPT)} && env`], {
+  const sourcing = GATEWAY_SCRIPTS.map((script) => `. ${JSON.stringify(script)}`).join(' && ');
+  const sourced = spawnSync('/bin/sh', ['-c', `${sourcing} && env`], {
     env: { PATH: process.env.PATH, ...env },
     encoding: 'utf8',
   });
@@ -224,9 +226,10 @@ describe('deploy/compose.yaml', () => {
     expect(services.gateway.volumes).toContain(
       `./gateway/${basename(GATEWAY_TEMPLATE)}:/etc/nginx/templates/${basename(GATEWAY_TEMPLATE)}:ro`,
     );
-    expect(services.gateway.volumes).toContain(
-      `./gateway/${basename(GATEWAY_ADMIN_CIDRS_SCRIPT)}:/docker-entrypoint.d/${basename(GATEWAY_ADMIN_CIDRS_SCRIPT)}:ro`,
-    );
+    for (const script of GATEWAY_SCRIPTS)
+      expect(services.gateway.volumes).toContain(
+        `./gateway/${basename(script)}:/docker-entrypoint.d/${basename(script)}:ro`,
+      );
   });
 
   it('gives the gateway every template variable, the services as upstreams and the upload limit plus framing', () => {
@@ -414,9 +417,8 @@ describe('deploy/k8s', () => {
       renderGatewayConfig(afterGatewayScripts(GATEWAY_ENVIRONMENT) as unknown as GatewaySettings),
     ).not.toThrow();
     const scripts = ofKind(ConfigMap).find((config) => config.metadata?.name === 'gateway-scripts');
-    expect(scripts?.data?.[basename(GATEWAY_ADMIN_CIDRS_SCRIPT)]).toBe(
-      readFileSync(GATEWAY_ADMIN_CIDRS_SCRIPT, 'utf8'),
-    );
+    for (const script of GATEWAY_SCRIPTS)
+      expect(scripts?.data?.[basename(script)]).toBe(readFileSync(script, 'utf8'));
     const services = ofKind(Service).map((service) => service.metadata?.name);
     for (const upstream of [
       GATEWAY_ENVIRONMENT.IMPORT_UPSTREAM,
@@ -462,5 +464,48 @@ describe('deploy/k8s', () => {
     expect(() => afterGatewayScripts({ ADMIN_ALLOWED_CIDRS: '/*' })).toThrow(/\/\* is not an address range/);
     for (const empty of [{}, { ADMIN_ALLOWED_CIDRS: '' }, { ADMIN_ALLOWED_CIDRS: ' , ' }])
       expect(() => afterGatewayScripts(empty)).toThrow(/ADMIN_ALLOWED_CIDRS is empty/);
+  });
+});
+
+describe('the sampling of the traces the gateway starts', () => {
+  const TRACE_SAMPLING_SCRIPT = GATEWAY_SCRIPTS.find((script) => script.endsWith('16-trace-sampling.envsh'))!;
+  const sourced = (env: Record<string, string>) =>
+    spawnSync(
+      '/bin/sh',
+      ['-c', `. ${JSON.stringify(TRACE_SAMPLING_SCRIPT)} && echo "$GATEWAY_TRACE_SAMPLING"`],
+      {
+        env: { PATH: process.env.PATH, ...env },
+        encoding: 'utf8',
+      },
+    );
+
+  it.each([
+    [{}, '* 01;'],
+    [{ OTEL_TRACES_SAMPLER: 'always_off' }, '* 00;'],
+    [{ OTEL_TRACES_SAMPLER: 'parentbased_always_off' }, '* 00;'],
+    [{ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }, '10% 01; * 00;'],
+    [{ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.005' }, '0.5% 01; * 00;'],
+    [{ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' }, '* 00;'],
+    [{ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' }, '* 01;'],
+  ])('follows the services’ sampler alike in the image and on this machine: %j', (env, entries) => {
+    expect(traceSampling(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG)).toBe(entries);
+    expect(sourced(env).stdout).toBe(`${entries}\n`);
+  });
+
+  it.each([
+    [{ OTEL_TRACES_SAMPLER: 'xray' }, 'OTEL_TRACES_SAMPLER: xray is not a sampler the gateway knows'],
+    [
+      { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' },
+      'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1',
+    ],
+    [
+      { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: 'half' },
+      'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1',
+    ],
+  ])('refuses what the services would refuse: %j', (env, message) => {
+    expect(() => traceSampling(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG)).toThrow(message);
+    const result = sourced(env);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(`${message}\n`);
   });
 });

@@ -10,7 +10,12 @@ import {
   LOCAL_GATEWAY_HOSTS,
   writeLocalGatewayConfig,
 } from '../src/local-gateway.js';
-import { ADMIN_MAX_BODY_BYTES, adminAllowedGeo, LOCAL_ADMIN_ALLOWED_CIDRS } from '../src/gateway-config.js';
+import {
+  ADMIN_MAX_BODY_BYTES,
+  adminAllowedGeo,
+  LOCAL_ADMIN_ALLOWED_CIDRS,
+  traceSampling,
+} from '../src/gateway-config.js';
 import type { RunningProcess } from './run-cli.js';
 
 /** Whether nginx is here (installed by the test when it can be); gateway tests are skipped without it. */
@@ -35,15 +40,15 @@ export interface RunningGateway {
   stop(): void;
 }
 
-type AdminLimits = 'GATEWAY_MAX_ADMIN_BODY_BYTES' | 'ADMIN_ALLOWED_GEO';
+type DefaultedLimits = 'GATEWAY_MAX_ADMIN_BODY_BYTES' | 'ADMIN_ALLOWED_GEO' | 'GATEWAY_TRACE_SAMPLING';
 
 /**
  * nginx with the deployment's template (deploy/gateway) in front of the running services; the administration's
- * limits are the deployment's defaults (every address) unless given.
+ * limits are the deployment's defaults (every address) and every trace it starts is sampled, unless given.
  */
 export async function startGateway(
   upstreams: Record<'import' | 'calc' | 'broker' | 'admin', RunningProcess>,
-  limits: Omit<GatewayLimits, AdminLimits> & Partial<Pick<GatewayLimits, AdminLimits>>,
+  limits: Omit<GatewayLimits, DefaultedLimits> & Partial<Pick<GatewayLimits, DefaultedLimits>>,
 ): Promise<RunningGateway> {
   const stateDir = mkdtempSync(join(tmpdir(), 'gateway-'));
   const port = await findFreePort();
@@ -60,6 +65,7 @@ export async function startGateway(
     {
       GATEWAY_MAX_ADMIN_BODY_BYTES: String(ADMIN_MAX_BODY_BYTES),
       ADMIN_ALLOWED_GEO: adminAllowedGeo(LOCAL_ADMIN_ALLOWED_CIDRS),
+      GATEWAY_TRACE_SAMPLING: traceSampling(),
       ...limits,
     },
   );

@@ -62,7 +62,7 @@ const valuesOf = (attributes: WireKeyValue[] = []) =>
     attributes.map(({ key, value }) => [key, value === undefined ? undefined : Object.values(value)[0]]),
   );
 
-/** Both encodings as one shape: JSON carries ids as hex (OTLP/JSON), protobuf as bytes (decoded here as hex). */
+/** Both encodings as one shape, ids in hex. */
 function spansOf(request: WireRequest): ReceivedSpan[] {
   return (request.resourceSpans ?? []).flatMap((resourceSpans) => {
     const resource = valuesOf(resourceSpans.resource?.attributes);
@@ -81,13 +81,30 @@ function spansOf(request: WireRequest): ReceivedSpan[] {
   });
 }
 
+const hex = (base64?: string) => Buffer.from(base64 ?? '', 'base64').toString('hex');
+
+/** protobufjs gives bytes as base64: the ids in hex, as OTLP/JSON has them. */
+function withHexIds(request: WireRequest): WireRequest {
+  for (const resourceSpans of request.resourceSpans ?? [])
+    for (const scopeSpans of resourceSpans.scopeSpans ?? [])
+      for (const span of scopeSpans.spans ?? []) {
+        Object.assign(span, {
+          traceId: hex(span.traceId),
+          spanId: hex(span.spanId),
+          parentSpanId: hex(span.parentSpanId),
+        });
+        for (const link of span.links ?? [])
+          Object.assign(link, { traceId: hex(link.traceId), spanId: hex(link.spanId) });
+      }
+  return request;
+}
+
 function decode(contentType: string, body: Buffer): WireRequest {
   if (contentType.startsWith('application/json')) return JSON.parse(body.toString('utf8')) as WireRequest;
   if (contentType.startsWith('application/x-protobuf'))
-    return EXPORT_REQUEST.toObject(EXPORT_REQUEST.decode(body), {
-      bytes: (bytes: Uint8Array) => Buffer.from(bytes).toString('hex'),
-      longs: String,
-    } as protobuf.IConversionOptions) as WireRequest;
+    return withHexIds(
+      EXPORT_REQUEST.toObject(EXPORT_REQUEST.decode(body), { bytes: String, longs: String }) as WireRequest,
+    );
   throw new Error(`an OTLP export of type ${contentType}`);
 }
 

@@ -1,15 +1,17 @@
 import 'reflect-metadata';
-import { createWriteStream, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
-import { insertBrokerFixture } from '@broker/fixtures';
+import { FIXTURE_WRITE, insertBrokerFixture, withAdministration } from '@broker/fixtures';
 import { openEventStream, writeGdvPortfolio } from '@broker/testing';
+import { nginxInstalled, type RunningGateway, startGateway } from './gateway-process.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
 import { PINNED_NODE } from './pinned-node.js';
-import { type RunningProcess, startProcesses } from './run-cli.js';
+import { runScript, type RunningProcess, startProcesses } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
 /** The statuses a stage moves on from, in order: every stage of a GDV import up to processed. */
@@ -103,7 +105,10 @@ describe('traces: an upload through the import API and every stage of the worker
       'service.name': 'import-service',
       'process.runtime.version': PINNED_NODE,
     });
-    expect(upload.attributes).toMatchObject({ 'http.route': '/api/v1/import', 'http.response.status_code': 200 });
+    expect(upload.attributes).toMatchObject({
+      'http.route': '/api/v1/import',
+      'http.response.status_code': 200,
+    });
 
     const stageSpans = trace.filter((span) => span.name.startsWith('import stage '));
     expect(stageSpans.map((span) => span.attributes['import.stage'])).toEqual(STAGES);
@@ -129,7 +134,9 @@ describe('traces: an upload through the import API and every stage of the worker
     const streamRequest = await receiver.waitFor((spans) =>
       spans.find((span) => span.name === 'GET /api/v1/processes/:processId/events'),
     );
-    expect(await receiver.waitFor((spans) => inTrace(spans, streamRequest.traceId).find(linked))).toMatchObject({
+    expect(
+      await receiver.waitFor((spans) => inTrace(spans, streamRequest.traceId).find(linked)),
+    ).toMatchObject({
       name: 'ProcessEventsController.events',
     });
 
@@ -140,6 +147,118 @@ describe('traces: an upload through the import API and every stage of the worker
       .split('\n')
       .map((line) => JSON.parse(line) as { msg?: string; req?: { url?: string }; trace_id?: string })
       .find((line) => line.msg === 'request completed' && line.req?.url === '/api/v1/import');
-    expect(uploadLine).toMatchObject({ trace_id: upload.traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(uploadLine).toMatchObject({
+      trace_id: upload.traceId,
+      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
   }, 120_000);
+});
+
+describe('traces: a calculation through the gateway (OTLP/HTTP, protobuf by default)', () => {
+  const CALCULATION_USER = { username: 'Rechner', password: 'Kennwort-Spur-4711' };
+  let receiver: OtlpReceiver;
+  let suite: SuiteEnvironment;
+  let calc: RunningProcess;
+  let gateway: RunningGateway | undefined;
+  let token: string;
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    suite = await createSuiteEnvironment({
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.endpoint}/v1/traces`,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    await withAdministration(String(suite.env.DATABASE_URL), async (admin) => {
+      await admin.tenants.create(FIXTURE_WRITE, { id: 'demo', name: 'Demo' });
+      await admin.calcUsers.create(FIXTURE_WRITE, 'demo', CALCULATION_USER);
+    });
+    ({ calc } = await startProcesses({ calc: { script: 'apps/calc-service/dist/main.js', env: suite.env } }));
+    const login = await fetch(`${calc.baseUrl}/api/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(CALCULATION_USER),
+    });
+    token = ((await login.json()) as { token: string }).token;
+    if (nginxInstalled('traces through the gateway'))
+      gateway = await startGateway(
+        { import: calc, calc, broker: calc, admin: calc },
+        {
+          GATEWAY_RATE_PER_SECOND: '50',
+          GATEWAY_RATE_BURST: '100',
+          GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
+          GATEWAY_MAX_UPLOAD_BYTES: String(1024 * 1024),
+        },
+      );
+  }, 120_000);
+
+  afterAll(async () => {
+    gateway?.stop();
+    await calc?.terminate();
+    await receiver?.close();
+    await suite?.cleanup();
+  });
+
+  const calculate = (headers: Record<string, string> = {}) =>
+    fetch(`${gateway!.url}/api/v1/calculate/private-liability`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, ...headers },
+      body: JSON.stringify({
+        policyholder: { birthdate: 482_803_200, sex: 'female', name: 'Muster' },
+        subject_matter: { policyholder: { civil_servant: false }, include_children: false },
+        previous_insurance_exists: false,
+        previous_damages_exist: false,
+        desired_payment_mode: 'yearly',
+      }),
+    });
+
+  /** The trace ids of the gateway's access log lines, in order. */
+  const loggedTraceIds = () =>
+    readFileSync(path.join(gateway!.stateDir, 'access.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { trace_id: string }).trace_id);
+
+  it('continues the trace of a traceparent the caller sends, and the gateway logs its id', async () => {
+    if (!gateway) return;
+    const traceId = randomBytes(16).toString('hex');
+    const parentId = randomBytes(8).toString('hex');
+    const answer = await calculate({ traceparent: `00-${traceId}-${parentId}-01` });
+    expect(answer.status).toBe(200);
+    const server = await receiver.waitFor((spans) =>
+      spans.find((span) => span.traceId === traceId && span.name.startsWith('POST ')),
+    );
+    expect(server).toMatchObject({
+      parentSpanId: parentId,
+      name: 'POST /api/v1/calculate/private-liability',
+      resource: { 'service.name': 'calc-service', 'process.runtime.version': PINNED_NODE },
+    });
+    expect(receiver.contentTypes).toEqual(new Set(['application/x-protobuf']));
+    expect(loggedTraceIds().at(-1)).toBe(traceId);
+  });
+
+  it.each([
+    [
+      { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP)',
+    ],
+    [{ OTEL_TRACES_SAMPLER_ARG: '10' }, 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1'],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL',
+    ],
+  ])('stops with one readable line for a bad tracing variable: %j', async (override, line) => {
+    const result = await runScript('apps/calc-service/dist/main.js', [], { ...suite.env, ...override });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toBe(`Configuration error: ${line}\n`);
+  });
+
+  it('starts the trace itself for a request without one (or with a malformed one), and logs its id', async () => {
+    if (!gateway) return;
+    for (const headers of [{}, { traceparent: '00-not-a-trace-01' }]) {
+      expect((await calculate(headers)).status).toBe(200);
+      const traceId = loggedTraceIds().at(-1)!;
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      await receiver.waitFor((spans) => spans.find((span) => span.traceId === traceId));
+    }
+  });
 });

@@ -209,7 +209,10 @@ export class ImportProcessRepository {
   }
 
   /** The process when it is one of `caller`'s broker tree (the visibility of the report), with its upload's trace. */
-  async findVisible(caller: BrokerRef, processId: string): Promise<{ traceParent: string | null } | undefined> {
+  async findVisible(
+    caller: BrokerRef,
+    processId: string,
+  ): Promise<{ traceParent: string | null } | undefined> {
     const [row] = await this.db.query<{ traceParent: string | null }[]>(
       `WITH RECURSIVE ${visibleBrokersCte(1, 2)}
        SELECT p.trace_parent AS "traceParent" FROM "import".import_process p JOIN visible_broker v ON v.id = p.broker_id

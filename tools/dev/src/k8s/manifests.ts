@@ -41,10 +41,12 @@ type SecretKey = (typeof SECRET_KEYS)[number];
 
 const CONFIG_NAME = 'platform-config';
 const GATEWAY_TEMPLATE_NAME = 'gateway-template';
-/** The script the gateway image's entrypoint sources first: ADMIN_ALLOWED_CIDRS as the template's geo entries. */
-export const GATEWAY_ADMIN_CIDRS_SCRIPT = path.join(
-  path.dirname(GATEWAY_TEMPLATE),
-  '15-admin-allowed-cidrs.envsh',
+/**
+ * The scripts the gateway image's entrypoint sources before it renders the template: ADMIN_ALLOWED_CIDRS as the
+ * template's geo entries, OTEL_TRACES_SAMPLER as the sampling of the traces the gateway starts.
+ */
+export const GATEWAY_SCRIPTS = ['15-admin-allowed-cidrs.envsh', '16-trace-sampling.envsh'].map((script) =>
+  path.join(path.dirname(GATEWAY_TEMPLATE), script),
 );
 const GATEWAY_SCRIPTS_NAME = 'gateway-scripts';
 const IMPORT_FILES = 'import-files';
@@ -249,6 +251,9 @@ function platformConfig(): ConfigMap {
       CUSTOMER_BASE_URL: 'https://broker.example.com',
       MAIL_FROM: 'Maklerportal <no-reply@example.com>',
       SMS_GATEWAY_URL: 'https://sms.example.com/send',
+      // Traces go to an OTLP collector once this names it, e.g. http://otel-collector.observability:4318 (empty: off).
+      OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      OTEL_TRACES_SAMPLER: GATEWAY_ENVIRONMENT.OTEL_TRACES_SAMPLER,
     },
   });
 }
@@ -408,10 +413,12 @@ function migrationJob(image: string, tag: string): Job {
 /**
  * The gateway's variables inside the cluster: upstreams are the Services by their short names, which resolve in the
  * gateway's own namespace, so the same manifests serve another namespace; logs go to stdout. ADMIN_ALLOWED_CIDRS
- * becomes the template's ADMIN_ALLOWED_GEO in the image's entrypoint (GATEWAY_ADMIN_CIDRS_SCRIPT).
+ * becomes the template's ADMIN_ALLOWED_GEO and OTEL_TRACES_SAMPLER its GATEWAY_TRACE_SAMPLING in the image's
+ * entrypoint (GATEWAY_SCRIPTS).
  */
-export const GATEWAY_ENVIRONMENT: Omit<GatewaySettings, 'ADMIN_ALLOWED_GEO'> & {
+export const GATEWAY_ENVIRONMENT: Omit<GatewaySettings, 'ADMIN_ALLOWED_GEO' | 'GATEWAY_TRACE_SAMPLING'> & {
   ADMIN_ALLOWED_CIDRS: string;
+  OTEL_TRACES_SAMPLER: string;
 } = {
   GATEWAY_PORT: String(GATEWAY_PORT),
   GATEWAY_STATE_DIR: '/tmp',
@@ -427,6 +434,8 @@ export const GATEWAY_ENVIRONMENT: Omit<GatewaySettings, 'ADMIN_ALLOWED_GEO'> & {
   ADMIN_UPSTREAM: 'admin-service:80',
   // The cluster's private networks: set the operators' own ranges (deploy/README.md, "The administration").
   ADMIN_ALLOWED_CIDRS: '10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7',
+  // The services' sampler (deploy/README.md, "Traces"): set OTEL_TRACES_SAMPLER_ARG beside a ratio sampler.
+  OTEL_TRACES_SAMPLER: 'parentbased_always_on',
   IMPORT_HOST: 'import.example.com',
   CALC_HOST: 'calc.example.com',
   BROKER_HOST: 'broker.example.com',
@@ -472,12 +481,12 @@ function gateway(): KubernetesObject[] {
     volumeMounts: [
       { name: 'tmp', mountPath: '/tmp' },
       { name: 'template', mountPath: '/etc/nginx/templates', readOnly: true },
-      {
+      ...GATEWAY_SCRIPTS.map((script) => ({
         name: 'scripts',
-        mountPath: `/docker-entrypoint.d/${path.basename(GATEWAY_ADMIN_CIDRS_SCRIPT)}`,
-        subPath: path.basename(GATEWAY_ADMIN_CIDRS_SCRIPT),
+        mountPath: `/docker-entrypoint.d/${path.basename(script)}`,
+        subPath: path.basename(script),
         readOnly: true,
-      },
+      })),
     ],
   };
   const graceSeconds = ENDPOINT_DELAY_SECONDS + GATEWAY_DRAIN_SECONDS + 10;
@@ -492,7 +501,9 @@ function gateway(): KubernetesObject[] {
     }),
     new ConfigMap({
       metadata: metadata(GATEWAY_SCRIPTS_NAME),
-      data: { [path.basename(GATEWAY_ADMIN_CIDRS_SCRIPT)]: readFileSync(GATEWAY_ADMIN_CIDRS_SCRIPT, 'utf8') },
+      data: Object.fromEntries(
+        GATEWAY_SCRIPTS.map((script) => [path.basename(script), readFileSync(script, 'utf8')]),
+      ),
     }),
     deployment(
       name,
