@@ -8,6 +8,7 @@ import { FIXTURE_WRITE, withAdministration } from '@broker/fixtures';
 import { createTestDatabase } from '@broker/testing';
 import { cpuTimeMeter } from './cpu-time.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
+import { startTraceSink } from './trace-sink.js';
 
 /**
  * bench/calc: POST /api/v1/calculate/private-liability of the built calculation service (Fastify, demo catalog,
@@ -15,7 +16,8 @@ import { type ServiceProcess, startServiceProcess } from './service-process.js';
  * and in the same run a bare node:http server answering with the same bytes. Two request mixes: one request
  * over and over, and VARIED_REQUESTS different requests in turn; the latter also against a second service
  * process without the answer cache (CALC_ANSWER_CACHE_ENTRIES=0), where every request is validated, calculated
- * and serialised. Results in bench/README.md.
+ * and serialised. Two more processes with tracing on (OTLP/HTTP to a local sink), one sampling a tenth of the
+ * traces (parent-based ratio 0.1), one every trace, against the one request repeated. Results in bench/README.md.
  */
 
 const root = findWorkspaceRoot(__dirname);
@@ -171,6 +173,7 @@ async function main(): Promise<void> {
   const database = await createTestDatabase();
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'calc-bench-'));
   const children: ServiceProcess[] = [];
+  const traceSink = await startTraceSink();
   try {
     await addUser(database.url);
     const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
@@ -190,6 +193,22 @@ async function main(): Promise<void> {
       { output: 'ignore' },
     );
     children.push(uncached);
+    const traced = async (ratio: string) => {
+      const child = await startServiceProcess(
+        CALC_ENTRY,
+        {
+          ...calcEnv,
+          OTEL_EXPORTER_OTLP_ENDPOINT: traceSink.endpoint,
+          OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: ratio,
+        },
+        { output: 'ignore' },
+      );
+      children.push(child);
+      return child;
+    };
+    const tracedTenth = await traced('0.1');
+    const tracedAll = await traced('1.0');
     const token = await login(calc.port);
     const same = [JSON.stringify(calculationRequest(0))];
     const varied = Array.from({ length: VARIED_REQUESTS }, (_, variant) =>
@@ -215,6 +234,18 @@ async function main(): Promise<void> {
         port: uncached.port,
         bodies: varied,
       },
+      {
+        target: 'calc-service, tracing 0.1',
+        mix: 'one request repeated',
+        port: tracedTenth.port,
+        bodies: same,
+      },
+      {
+        target: 'calc-service, tracing 1.0',
+        mix: 'one request repeated',
+        port: tracedAll.port,
+        bodies: same,
+      },
     ];
     console.log(
       `${CONNECTIONS} connections; ${ROUNDS} rounds of every row, ${seconds} s measured per row and round ` +
@@ -229,7 +260,10 @@ async function main(): Promise<void> {
       rounds.push(measured);
     }
     report(rounds);
+    const { exports, bytes } = traceSink.received();
+    console.log(`Trace exports received from the traced rows: ${exports} (${(bytes / 1e6).toFixed(1)} MB)`);
   } finally {
+    traceSink.close();
     for (const child of children) await stopChild(child, 'SIGTERM', 'SIGKILL', 10_000);
     await database.drop();
     rmSync(scratch, { recursive: true, force: true });

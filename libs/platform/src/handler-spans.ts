@@ -1,6 +1,6 @@
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import { context as otelContext, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
-import { getRPCMetadata, RPCType } from '@opentelemetry/core';
+import { nameHttpRoute } from '@broker/telemetry';
 import { Observable } from 'rxjs';
 
 /** The matched route as the framework names it: Express's `route.path`, Fastify's `routeOptions.url`. */
@@ -26,8 +26,7 @@ export class HandlerSpans implements NestInterceptor {
     const controller = execution.getClass().name;
     const handler = execution.getHandler().name;
     const route = routeOf(execution.switchToHttp().getRequest());
-    const rpc = getRPCMetadata(otelContext.active());
-    if (rpc?.type === RPCType.HTTP && route) rpc.route = route;
+    if (route) nameHttpRoute(route);
     const span = this.tracer.startSpan(`${controller}.${handler}`, {
       attributes: {
         'nestjs.type': 'handler',

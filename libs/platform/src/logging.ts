@@ -136,10 +136,9 @@ const MAX_UNWRITTEN_LOG_BYTES = 16 * 1024 * 1024;
  * asynchronously, so a log reader that stalls never stalls the service (synchronous writes blocked every request,
  * health probes included, once the pipe was full); a clean shutdown writes what is left (`close`).
  *
- * Without a per-request logging context (AsyncLocalStorage, as nestjs-pino keeps): on Node 20 it enabled promise
- * hooks for every promise of every request, which cost a remembered calculation answer a fifth of its time; on the
- * pinned Node 24 it measured free (bench/README.md, "Calculation"). A line logged while a request is handled names
- * its request id itself.
+ * A line logged while a request is handled names its request id itself. With tracing on, OpenTelemetry's pino
+ * instrumentation adds the active span's `trace_id` and `span_id` to every line (its context rides on
+ * AsyncLocalStorage, which measured free on the pinned Node 24: bench/README.md, "Calculation").
  */
 export class ProcessLogger {
   readonly requests: HttpLogger;

@@ -1,5 +1,5 @@
-import { context, type Context, trace } from '@opentelemetry/api';
-import { type Span, SpanKind, type Telemetry } from 'bullmq';
+import { context, type Context, SpanKind, trace } from '@opentelemetry/api';
+import type { Span, Telemetry } from 'bullmq';
 import { BullMQOtel } from 'bullmq-otel';
 import { tracingEnabled } from './tracing.js';
 
@@ -26,7 +26,8 @@ export function queueTelemetry(): { telemetry?: Telemetry<Context> } {
     telemetry: {
       contextManager,
       tracer: {
-        startSpan: (name, options?: { kind?: SpanKind }, parent?: Context) =>
+        // BullMQ's SpanKind has OpenTelemetry's values.
+        startSpan: (name, options?: { kind?: number }, parent?: Context) =>
           options?.kind === SpanKind.INTERNAL && !trace.getSpan(parent ?? context.active())
             ? UNRECORDED
             : tracer.startSpan(name, options, parent),

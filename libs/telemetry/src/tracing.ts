@@ -1,61 +1,39 @@
-import type { IncomingMessage } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { loadTracingSettings } from './tracing-settings.js';
 
-/** Where every process serves its Prometheus metrics (scraped from inside the cluster, not through the gateway). */
-export const METRICS_PATH = '/metrics';
-
-/** The orchestrator's probes and Prometheus' scrape, every few seconds: neither traced nor logged. */
-export const PROBE_PATHS: ReadonlySet<string> = new Set(['/health/live', '/health/ready', METRICS_PATH]);
-
-export const isProbePath = (url: string) => PROBE_PATHS.has(url.split('?', 1)[0] ?? url);
+type TracingSdk = typeof import('./tracing-sdk.js');
 
 /** How long a clean stop waits for the last spans to be exported. */
 const FINAL_EXPORT_MS = 5_000;
 
+let tracingSdk: TracingSdk | undefined;
 let sdk: NodeSDK | undefined;
 
 /**
  * Starts the OpenTelemetry Node SDK for this process when the environment asks for traces (loadTracingSettings).
  * Must run before the instrumented modules (http, express, pg, ioredis, pino, undici) are first loaded: each
- * entry point imports its `tracing.ts` first. The SDK takes the exporter's endpoint, protocol, headers, sampler and
- * batching from the standard OTEL_* variables itself. Without an endpoint nothing is registered: no span, no
+ * entry point imports its `tracing.ts` first. Without an endpoint nothing is loaded or registered: no span, no
  * context propagation, no log field.
  */
 export function startTracing(defaultServiceName: string): void {
   const settings = loadTracingSettings(defaultServiceName);
   if (!settings.enabled || sdk) return;
-  sdk = new NodeSDK({
-    serviceName: settings.serviceName,
-    instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request: IncomingMessage) => isProbePath(request.url ?? ''),
-      }),
-      new ExpressInstrumentation(),
-      // Outside a traced request or job (BullMQ's polling, the sweepers) queries and Redis commands make no trace.
-      new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
-      new UndiciInstrumentation({ requireParentforSpans: true }),
-      // trace_id and span_id on every JSON log line written inside a span; the lines stay on stdout only.
-      new PinoInstrumentation({ disableLogSending: true }),
-    ],
-    // Prometheus keeps the metrics (/metrics) and stdout the logs: only traces go to the collector.
-    metricReaders: [],
-    logRecordProcessors: [],
-  });
-  sdk.start();
+  // Loaded only now: the SDK and its instrumentations take 0.3 s and 50 MB to load, which a process without
+  // tracing does not pay.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  tracingSdk = require('./tracing-sdk.js') as TracingSdk;
+  sdk = tracingSdk.startSdk(settings.serviceName);
 }
 
 /** Whether this process records and exports spans. */
 export function tracingEnabled(): boolean {
   return sdk !== undefined;
+}
+
+/** Names the active HTTP server span after the route a handler matched; nothing while tracing is off. */
+export function nameHttpRoute(route: string): void {
+  tracingSdk?.setHttpRoute(route);
 }
 
 /** Exports the spans still waiting and stops tracing; the last step of a clean shutdown. */

@@ -5,10 +5,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createEmployeeClient } from '@broker/client';
 import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
 import { FIXTURE_WRITE, insertBrokerFixture, withAdministration } from '@broker/fixtures';
 import { openEventStream, writeGdvPortfolio } from '@broker/testing';
 import { nginxInstalled, type RunningGateway, startGateway } from './gateway-process.js';
+import { DEMO_API_CLIENTS } from '../src/seed/demo-data.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
 import { PINNED_NODE } from './pinned-node.js';
 import { runScript, type RunningProcess, startProcesses } from './run-cli.js';
@@ -260,5 +262,59 @@ describe('traces: a calculation through the gateway (OTLP/HTTP, protobuf by defa
       expect(traceId).toMatch(/^[0-9a-f]{32}$/);
       await receiver.waitFor((spans) => spans.find((span) => span.traceId === traceId));
     }
+  });
+});
+
+describe('traces: a multi-call of the broker service, its parts as child spans', () => {
+  let receiver: OtlpReceiver;
+  let suite: SuiteEnvironment;
+  let broker: RunningProcess;
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    suite = await createSuiteEnvironment({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    const seeded = await runScript('tools/dev/dist/db-cli.js', ['seed'], suite.env);
+    if (seeded.code !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
+    ({ broker } = await startProcesses({
+      broker: { script: 'apps/broker-service/dist/main.js', env: suite.env },
+    }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await broker?.terminate();
+    await receiver?.close();
+    await suite?.cleanup();
+  });
+
+  it('answers the calls of one tick in one batch, each part a child of the batch in the caller’s trace', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const parentId = randomBytes(8).toString('hex');
+    const employee = createEmployeeClient({
+      baseUrl: `${broker.baseUrl}/service/demo/employee/1.0/rest`,
+      ...DEMO_API_CLIENTS[0],
+      cache: false,
+      fetch: (request) => {
+        request.headers.set('traceparent', `00-${traceId}-${parentId}-01`);
+        return fetch(request);
+      },
+    });
+    const [salutations, countries] = await Promise.all([employee.GET('/anreden'), employee.GET('/laender')]);
+    expect([salutations.response.status, countries.response.status]).toEqual([200, 200]);
+
+    const spans = await receiver.waitFor((received) => {
+      const found = inTrace(received, traceId);
+      return found.filter((span) => span.name.startsWith('GET ')).length === 2 ? found : undefined;
+    });
+    const batch = spans.find((span) => span.name === 'POST /service/:tenant/employee/v1/rest')!;
+    const batchHandler = spans.find((span) => span.name === 'MultiCallController.employeeBatch')!;
+    const parts = spans.filter((span) => span.name.startsWith('GET '));
+    expect(batch.parentSpanId).toBe(parentId);
+    expect(parts.map((span) => span.parentSpanId)).toEqual([batchHandler.spanId, batchHandler.spanId]);
+    expect(new Set(parts.map((span) => span.attributes['http.route']))).toEqual(
+      new Set(['/service/:tenant/employee/v1/rest/anreden', '/service/:tenant/employee/v1/rest/laender']),
+    );
   });
 });
