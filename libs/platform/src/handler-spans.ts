@@ -1,6 +1,7 @@
-import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
-import { context as otelContext, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
-import { nameHttpRoute } from '@broker/telemetry';
+import { type CallHandler, type ExecutionContext, HttpException, type NestInterceptor } from '@nestjs/common';
+import { DomainError, httpStatusOf } from '@broker/errors';
+import { context as otelContext, trace } from '@opentelemetry/api';
+import { nameHttpRoute, recordFailure } from '@broker/telemetry';
 import { Observable } from 'rxjs';
 
 /** The matched route as the framework names it: Express's `route.path`, Fastify's `routeOptions.url`. */
@@ -11,12 +12,19 @@ function routeOf(request: {
   return request.route?.path ?? request.routeOptions?.url;
 }
 
+/** A refusal of the client's request (a 4xx) is the handler's answer, not its failure. */
+function isServerFault(error: unknown): boolean {
+  if (error instanceof DomainError) return httpStatusOf(error.code) >= 500;
+  if (error instanceof HttpException) return error.getStatus() >= 500;
+  return true;
+}
+
 /**
  * A span per Nest handler (`<Controller>.<handler>`, with the attributes OpenTelemetry's NestJS instrumentation
  * gives), a child of the HTTP server span, whose name it completes with the route (`GET /api/v1/...`).
  * Hand-made because that instrumentation supports Nest up to 11 and cannot patch Nest 12's ES modules.
  * Subscribes inside the span's context, so that the handler and everything it awaits (queries, Redis, queues)
- * runs in it. Registered only while tracing is on.
+ * runs in it. Registered only while tracing is on; none for a request that is not sampled.
  */
 export class HandlerSpans implements NestInterceptor {
   private readonly tracer = trace.getTracer('@broker/platform');
@@ -27,6 +35,8 @@ export class HandlerSpans implements NestInterceptor {
     const handler = execution.getHandler().name;
     const route = routeOf(execution.switchToHttp().getRequest());
     if (route) nameHttpRoute(route);
+    // A request the sampler left out records nothing: no span of its own either.
+    if (!trace.getActiveSpan()?.isRecording()) return next.handle();
     const span = this.tracer.startSpan(`${controller}.${handler}`, {
       attributes: {
         'nestjs.type': 'handler',
@@ -41,7 +51,8 @@ export class HandlerSpans implements NestInterceptor {
         next.handle().subscribe({
           next: (value) => subscriber.next(value),
           error: (error: unknown) => {
-            endWithError(span, error);
+            if (isServerFault(error)) recordFailure(span, error);
+            span.end();
             subscriber.error(error);
           },
           complete: () => {
@@ -56,10 +67,4 @@ export class HandlerSpans implements NestInterceptor {
       };
     });
   }
-}
-
-function endWithError(span: Span, error: unknown): void {
-  span.recordException(error instanceof Error ? error : String(error));
-  span.setStatus({ code: SpanStatusCode.ERROR });
-  span.end();
 }

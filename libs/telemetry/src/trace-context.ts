@@ -6,6 +6,7 @@ import {
   type Span,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Attributes,
 } from '@opentelemetry/api';
 import { tracingEnabled } from './tracing.js';
@@ -17,15 +18,22 @@ const tracer = () => trace.getTracer('@broker/platform');
  * and linked to later; none when tracing is off or the span is not sampled.
  */
 export function activeTraceParent(): string | undefined {
+  const active = trace.getSpanContext(context.active());
+  if (!active || !(active.traceFlags & TraceFlags.SAMPLED)) return undefined;
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
-  const traceParent = carrier.traceparent;
-  return traceParent?.endsWith('-01') ? traceParent : undefined;
+  return carrier.traceparent;
 }
 
 /** Adds the active trace context (`traceparent`, `tracestate`) to outgoing headers; nothing when tracing is off. */
 export function injectTraceContext(headers: Record<string, string>): void {
   propagation.inject(context.active(), headers);
+}
+
+/** Marks `span` failed with `error`. */
+export function recordFailure(span: Span, error: unknown): void {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
 function linksTo(traceParent: string | null | undefined): Link[] {
