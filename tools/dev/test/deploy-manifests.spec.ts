@@ -469,7 +469,7 @@ describe('deploy/k8s', () => {
 
 describe('the sampling of the traces the gateway starts', () => {
   const TRACE_SAMPLING_SCRIPT = GATEWAY_SCRIPTS.find((script) => script.endsWith('16-trace-sampling.envsh'))!;
-  const sourced = (env: Record<string, string>) =>
+  const sourced = (env: Record<string, string | undefined>) =>
     spawnSync(
       '/bin/sh',
       ['-c', `. ${JSON.stringify(TRACE_SAMPLING_SCRIPT)} && echo "$GATEWAY_TRACE_SAMPLING"`],
@@ -479,7 +479,9 @@ describe('the sampling of the traces the gateway starts', () => {
       },
     );
 
-  it.each([
+  type SamplerVariables = Partial<Record<'OTEL_TRACES_SAMPLER' | 'OTEL_TRACES_SAMPLER_ARG', string>>;
+
+  it.each<[SamplerVariables, string]>([
     [{}, '* 01;'],
     [{ OTEL_TRACES_SAMPLER: 'always_off' }, '* 00;'],
     [{ OTEL_TRACES_SAMPLER: 'parentbased_always_off' }, '* 00;'],
@@ -492,7 +494,7 @@ describe('the sampling of the traces the gateway starts', () => {
     expect(sourced(env).stdout).toBe(`${entries}\n`);
   });
 
-  it.each([
+  it.each<[SamplerVariables, string]>([
     [{ OTEL_TRACES_SAMPLER: 'xray' }, 'OTEL_TRACES_SAMPLER: xray is not a sampler the gateway knows'],
     [
       { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' },

@@ -102,9 +102,7 @@ function withHexIds(request: WireRequest): WireRequest {
 function decode(contentType: string, body: Buffer): WireRequest {
   if (contentType.startsWith('application/json')) return JSON.parse(body.toString('utf8')) as WireRequest;
   if (contentType.startsWith('application/x-protobuf'))
-    return withHexIds(
-      EXPORT_REQUEST.toObject(EXPORT_REQUEST.decode(body), { bytes: String, longs: String }) as WireRequest,
-    );
+    return withHexIds(EXPORT_REQUEST.toObject(EXPORT_REQUEST.decode(body), { bytes: String, longs: String }));
   throw new Error(`an OTLP export of type ${contentType}`);
 }
 
