@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import type { LoggerService } from '@nestjs/common';
 import { destination, type DestinationStream, type Level, type Logger } from 'pino';
 import { type HttpLogger, type Options, pinoHttp } from 'pino-http';
-import { isProbePath } from '@broker/telemetry';
+import { isProbePath, isSecretQueryParameter, loggableUrl, REDACTED } from '@broker/telemetry';
 import { assignRequestId } from './request-id.js';
 
 /** Request headers that carry credentials: logged with their values replaced. */
@@ -14,16 +14,12 @@ const CREDENTIAL_REQUEST_HEADERS = new Set([
   'x-svc-otp',
   'x-svc-nonce',
 ]);
-/** Query parameters whose values are credentials (the token of a customer's signing link), in lower case. */
-const SECRET_QUERY_PARAMETERS = new Set(['token']);
 /** A failed query's bound values and the database's detail line carry the data written (documents, names). */
 const ERROR_DATA_FIELDS = new Set(['parameters', 'detail']);
-const REDACTED = '[redacted]';
 
 type Fields = Record<string, unknown>;
 
 const isCredentialHeader = (name: string) => CREDENTIAL_REQUEST_HEADERS.has(name);
-const isSecretQueryParameter = (name: string) => SECRET_QUERY_PARAMETERS.has(name.toLowerCase());
 const isSetCookie = (name: string) => name === 'set-cookie';
 const isErrorData = (name: string) => ERROR_DATA_FIELDS.has(name);
 
@@ -36,31 +32,6 @@ function redacted<T>(fields: T, secret: (name: string) => boolean): T {
     copy = { ...(copy ?? fields), [name]: REDACTED };
   }
   return (copy ?? fields) as T;
-}
-
-/** A name=value pair of a URL's query: its separator, its name (still encoded) and its value. */
-const QUERY_PARAMETER = /([?&])([^=&#]*)=([^&#]*)/g;
-
-function decodedName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
-}
-
-/** The URL as logged: the values of credential query parameters replaced (names compared decoded). */
-export function loggableUrl(url: string): string {
-  const query = url.indexOf('?');
-  if (query < 0) return url;
-  return (
-    url.slice(0, query) +
-    url
-      .slice(query)
-      .replace(QUERY_PARAMETER, (parameter, separator: string, name: string) =>
-        isSecretQueryParameter(decodedName(name)) ? `${separator}${name}=${REDACTED}` : parameter,
-      )
-  );
 }
 
 /**

@@ -1,3 +1,4 @@
+export * from './redaction.js';
 export * from './probe-paths.js';
 export * from './tracing.js';
 export * from './trace-context.js';

@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http';
-import { context } from '@opentelemetry/api';
+import type { IncomingMessage, RequestOptions } from 'node:http';
+import { type Attributes, context } from '@opentelemetry/api';
 import { getRPCMetadata, RPCType } from '@opentelemetry/core';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -8,7 +8,9 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { ATTR_URL_FULL, ATTR_URL_QUERY } from '@opentelemetry/semantic-conventions';
 import { isProbePath } from './probe-paths.js';
+import { loggableUrl, REDACTED } from './redaction.js';
 
 /**
  * The OpenTelemetry Node SDK with the instrumentations of the platform's modules; loaded (by startTracing) only
@@ -21,13 +23,18 @@ export function startSdk(serviceName: string): NodeSDK {
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request: IncomingMessage) => isProbePath(request.url ?? ''),
+        startIncomingSpanHook: (request: IncomingMessage) => incomingQuery(request.url ?? ''),
+        startOutgoingSpanHook: (options: RequestOptions) => outgoingUrl(() => requestUrl(options)),
       }),
       // The route handlers; each middleware's span (request id, log, body parser) would only add noise.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       // Outside a traced request or job (BullMQ's polling, the sweepers) queries and Redis commands make no trace.
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
-      new UndiciInstrumentation({ requireParentforSpans: true }),
+      new UndiciInstrumentation({
+        requireParentforSpans: true,
+        startSpanHook: (request) => outgoingUrl(() => new URL(request.path, request.origin)),
+      }),
       // trace_id and span_id on every JSON log line written inside a span; the lines stay on stdout only.
       new PinoInstrumentation({ disableLogSending: true }),
     ],
@@ -37,6 +44,36 @@ export function startSdk(serviceName: string): NodeSDK {
   });
   sdk.start();
   return sdk;
+}
+
+/** A request's query as traced: credential values replaced, as in the request log (a signing link's token). */
+function incomingQuery(url: string): Attributes {
+  const traced = loggableUrl(url);
+  const query = traced.indexOf('?');
+  return query < 0 ? {} : { [ATTR_URL_QUERY]: traced.slice(query + 1) };
+}
+
+/**
+ * An outgoing call's URL as traced: without the values of its query, which a receiver's URL (a webhook
+ * endpoint's) may use for its own secret.
+ */
+function outgoingUrl(url: () => URL): Attributes {
+  try {
+    const traced = url();
+    if (!traced.search) return {};
+    for (const name of new Set(traced.searchParams.keys())) traced.searchParams.set(name, REDACTED);
+    return { [ATTR_URL_FULL]: traced.toString(), [ATTR_URL_QUERY]: traced.search };
+  } catch {
+    return { [ATTR_URL_FULL]: REDACTED };
+  }
+}
+
+/** The URL of a request made with node:http (webhook deliveries). */
+function requestUrl(options: RequestOptions): URL {
+  const host = options.hostname ?? options.host ?? 'localhost';
+  const authority = host.includes(':') ? `[${host}]` : host;
+  const port = options.port ? `:${options.port}` : '';
+  return new URL(options.path ?? '/', `${options.protocol ?? 'http:'}//${authority}${port}`);
 }
 
 /** Names the active HTTP server span after the matched route (`GET /api/v1/processes/:processId`). */

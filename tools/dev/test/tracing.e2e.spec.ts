@@ -19,6 +19,9 @@ import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environme
 /** The statuses a stage moves on from, in order: every stage of a GDV import up to processed. */
 const STAGES = IMPORT_PIPELINE_STATUSES.slice(0, IMPORT_PIPELINE_STATUSES.indexOf('processed'));
 
+const QUERY_SECRET = 'geheim-4711';
+const RECEIVER_SECRET = 'empfaenger-0815';
+
 const inTrace = (spans: ReceivedSpan[], traceId: string) => spans.filter((span) => span.traceId === traceId);
 
 describe('traces: an upload through the import API and every stage of the worker (OTLP/HTTP, JSON)', () => {
@@ -71,7 +74,10 @@ describe('traces: an upload through the import API and every stage of the worker
     const registered = await fetch(`${services.api.baseUrl}/api/v1/webhooks`, {
       method: 'POST',
       headers: { ...authorization, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, event_types: ['import.processed'] }),
+      body: JSON.stringify({
+        url: `http://127.0.0.1:${port}/hook?key=${RECEIVER_SECRET}`,
+        event_types: ['import.processed'],
+      }),
     });
     expect(registered.status).toBe(201);
 
@@ -153,6 +159,23 @@ describe('traces: an upload through the import API and every stage of the worker
       trace_id: upload.traceId,
       span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
+
+    // No credential reaches the collector: the bearer token, a query token, a receiver's own secret.
+    const probed = await fetch(`${services.api.baseUrl}/api/v1/list?token=${QUERY_SECRET}`, {
+      headers: authorization,
+    });
+    // Refused (the list takes no such parameter), and traced all the same.
+    expect(probed.status).toBe(400);
+    const traced = await receiver.waitFor((spans) => spans.find((span) => span.name === 'GET /api/v1/list'));
+    expect(traced.attributes['url.query']).toBe('token=[redacted]');
+    expect(delivery.links).toHaveLength(1);
+    const outgoing = inTrace(receiver.spans, delivery.traceId).find(
+      (span) => span.scope === '@opentelemetry/instrumentation-http' && span.name === 'POST',
+    );
+    expect(outgoing?.attributes['url.full']).toBe(`http://127.0.0.1:${port}/hook?key=%5Bredacted%5D`);
+    const exported = JSON.stringify(receiver.spans);
+    for (const secret of [authorization.Authorization.slice('Bearer '.length), QUERY_SECRET, RECEIVER_SECRET])
+      expect(exported).not.toContain(secret);
   }, 120_000);
 });
 
