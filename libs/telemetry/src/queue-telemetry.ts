@@ -3,6 +3,12 @@ import type { Span, Telemetry } from 'bullmq';
 import { BullMQOtel } from 'bullmq-otel';
 import { tracingEnabled } from './tracing.js';
 
+/**
+ * BullMQ's spans that start no trace of their own: its housekeeping, and jobs added outside any trace (a dispatcher
+ * re-adding the same pending deliveries every second, a sweeper). Such a job's processing is then a trace of its own.
+ */
+const UNTRACED_WITHOUT_PARENT = new Set<number | undefined>([SpanKind.INTERNAL, SpanKind.PRODUCER]);
+
 /** A span that records nothing and leaves the context as it is. */
 const UNRECORDED: Span<Context> = {
   setSpanOnContext: (ctx) => ctx,
@@ -16,8 +22,8 @@ const UNRECORDED: Span<Context> = {
 /**
  * BullMQ's `telemetry` option for a queue or worker: with tracing on, a job carries the trace context of whoever
  * added it (in the job's options, stored with it in Redis) and the worker processes it in a span of that trace.
- * BullMQ's housekeeping outside any trace (a worker's polling, the stalled-job checks, every few seconds) is not
- * recorded: it would start a trace of its own each time.
+ * BullMQ's housekeeping and additions outside any trace (a worker's polling and stalled-job checks every few
+ * seconds, a dispatcher's) are not recorded: each would start a trace of its own.
  */
 export function queueTelemetry(): { telemetry?: Telemetry<Context> } {
   if (!tracingEnabled()) return {};
@@ -28,7 +34,7 @@ export function queueTelemetry(): { telemetry?: Telemetry<Context> } {
       tracer: {
         // BullMQ's SpanKind has OpenTelemetry's values.
         startSpan: (name, options?: { kind?: number }, parent?: Context) =>
-          options?.kind === SpanKind.INTERNAL && !trace.getSpan(parent ?? context.active())
+          UNTRACED_WITHOUT_PARENT.has(options?.kind) && !trace.getSpan(parent ?? context.active())
             ? UNRECORDED
             : tracer.startSpan(name, options, parent),
       },

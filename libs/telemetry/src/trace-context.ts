@@ -30,6 +30,24 @@ export function injectTraceContext(headers: Record<string, string>): void {
   propagation.inject(context.active(), headers);
 }
 
+/**
+ * `callback` bound to the active trace context: it runs in it wherever it is called from (an event of a connection
+ * that many requests share).
+ */
+export function inActiveContext<Args extends unknown[], Result>(
+  callback: (...args: Args) => Result,
+): (...args: Args) => Result {
+  return context.bind(context.active(), callback);
+}
+
+/**
+ * Runs `work` outside any trace: for what outlives the request that happens to create it (a shared connection, whose
+ * events would otherwise run in that request's trace for ever).
+ */
+export function outsideAnyTrace<Result>(work: () => Result): Result {
+  return context.with(ROOT_CONTEXT, work);
+}
+
 /** Marks `span` failed with `error`. */
 export function recordFailure(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : String(error));

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import { type Attributes, context } from '@opentelemetry/api';
-import { getRPCMetadata, RPCType } from '@opentelemetry/core';
+import { getRPCMetadata, RPCType, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -30,7 +30,8 @@ export function startSdk(serviceName: string): NodeSDK {
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       // Outside a traced request or job (BullMQ's polling, the sweepers) queries and Redis commands make no trace.
       new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // The command alone: keys and arguments carry request nonces and job data.
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
       new UndiciInstrumentation({
         requireParentforSpans: true,
         startSpanHook: (request) => outgoingUrl(() => new URL(request.path, request.origin)),
@@ -38,6 +39,8 @@ export function startSdk(serviceName: string): NodeSDK {
       // trace_id and span_id on every JSON log line written inside a span; the lines stay on stdout only.
       new PinoInstrumentation({ disableLogSending: true }),
     ],
+    // W3C trace context only: no baggage, which would carry a caller's entries into Redis and on to third parties.
+    textMapPropagator: new W3CTraceContextPropagator(),
     // Prometheus keeps the metrics (/metrics) and stdout the logs: only traces go to the collector.
     metricReaders: [],
     logRecordProcessors: [],

@@ -13,6 +13,9 @@ const SAMPLERS = [
 /** OTLP over HTTP only: the collector's port 4318 speaks both; gRPC is not shipped. */
 const PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 
+/** A number from 0 to 1 written as a plain decimal (`0.1`, `.5`, `1`). */
+export const DECIMAL_FRACTION = /^(\d+\.?\d*|\.\d+)$/;
+
 const protocol = () =>
   z.enum(PROTOCOLS, { error: `must be ${PROTOCOLS.join(' or ')} (OTLP over HTTP)` }).optional();
 
@@ -29,10 +32,11 @@ const TRACING_VARIABLES = {
   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: protocol(),
   OTEL_SERVICE_NAME: env.optionalText(),
   OTEL_TRACES_SAMPLER: z.enum(SAMPLERS, { error: `must be one of ${SAMPLERS.join(', ')}` }).optional(),
-  OTEL_TRACES_SAMPLER_ARG: z.coerce
-    .number({ error: 'must be a number from 0 to 1' })
-    .min(0, 'must be a number from 0 to 1')
-    .max(1, 'must be a number from 0 to 1')
+  // Plain decimals only, as the gateway reads the same variable (tools/dev/src/gateway-config.ts, traceSampling).
+  OTEL_TRACES_SAMPLER_ARG: z
+    .string()
+    .regex(DECIMAL_FRACTION, 'must be a number from 0 to 1')
+    .refine((value) => Number(value) <= 1, 'must be a number from 0 to 1')
     .optional(),
 };
 

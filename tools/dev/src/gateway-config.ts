@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { findWorkspaceRoot } from '@broker/local-services';
+import { DECIMAL_FRACTION } from '@broker/telemetry';
 
 /** The gateway's nginx configuration template (deploy/gateway). */
 export const GATEWAY_TEMPLATE = path.join(findWorkspaceRoot(__dirname), 'deploy/gateway/nginx.conf.template');
@@ -66,7 +67,7 @@ export function traceSampling(sampler = '', argument = ''): string {
   if (base === 'always_off') return '* 00;';
   if (base !== 'traceidratio') throw new Error(`OTEL_TRACES_SAMPLER: ${sampler} is not a sampler the gateway knows`);
   const ratio = argument === '' ? 1 : Number(argument);
-  if (!/^(\d+\.?\d*|\.\d+)$/.test(argument || '1') || ratio > 1)
+  if (!DECIMAL_FRACTION.test(argument || '1') || ratio > 1)
     throw new Error('OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1');
   const percent = Math.round(ratio * 10_000) / 100;
   if (percent >= 100) return '* 01;';

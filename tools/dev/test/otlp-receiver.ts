@@ -30,6 +30,8 @@ export interface ReceivedSpan {
   traceId: string;
   spanId: string;
   parentSpanId: string;
+  /** W3C tracestate, as the span's context carries it. */
+  traceState: string;
   name: string;
   scope: string;
   attributes: Record<string, unknown>;
@@ -46,6 +48,7 @@ interface WireSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
+  traceState?: string;
   name: string;
   attributes?: WireKeyValue[];
   links?: { traceId: string; spanId: string }[];
@@ -71,6 +74,7 @@ function spansOf(request: WireRequest): ReceivedSpan[] {
         traceId: span.traceId,
         spanId: span.spanId,
         parentSpanId: span.parentSpanId ?? '',
+        traceState: span.traceState ?? '',
         name: span.name,
         scope: scopeSpans.scope?.name ?? '',
         attributes: valuesOf(span.attributes),

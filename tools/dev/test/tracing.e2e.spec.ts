@@ -9,6 +9,7 @@ import { createEmployeeClient } from '@broker/client';
 import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
 import { FIXTURE_WRITE, insertBrokerFixture, withAdministration } from '@broker/fixtures';
 import { openEventStream, writeGdvPortfolio } from '@broker/testing';
+import { traceSampling } from '../src/gateway-config.js';
 import { nginxInstalled, type RunningGateway, startGateway } from './gateway-process.js';
 import { DEMO_API_CLIENTS } from '../src/seed/demo-data.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
@@ -179,12 +180,17 @@ describe('traces: an upload through the import API and every stage of the worker
   }, 120_000);
 });
 
-describe('traces: a calculation through the gateway (OTLP/HTTP, protobuf by default)', () => {
+const describeWithNginx = nginxInstalled('traces through the gateway') ? describe : describe.skip;
+
+describeWithNginx('traces: a calculation through the gateway (OTLP/HTTP, protobuf by default)', () => {
   const CALCULATION_USER = { username: 'Rechner', password: 'Kennwort-Spur-4711' };
   let receiver: OtlpReceiver;
   let suite: SuiteEnvironment;
   let calc: RunningProcess;
-  let gateway: RunningGateway | undefined;
+  /** Samples every trace it starts or continues (the services' default sampler). */
+  let gateway: RunningGateway;
+  /** Samples none (a services' sampler of always_off). */
+  let unsampledGateway: RunningGateway;
   let token: string;
 
   beforeAll(async () => {
@@ -204,27 +210,30 @@ describe('traces: a calculation through the gateway (OTLP/HTTP, protobuf by defa
       body: JSON.stringify(CALCULATION_USER),
     });
     token = ((await login.json()) as { token: string }).token;
-    if (nginxInstalled('traces through the gateway'))
-      gateway = await startGateway(
-        { import: calc, calc, broker: calc, admin: calc },
-        {
-          GATEWAY_RATE_PER_SECOND: '50',
-          GATEWAY_RATE_BURST: '100',
-          GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
-          GATEWAY_MAX_UPLOAD_BYTES: String(1024 * 1024),
-        },
-      );
+    const limits = {
+      GATEWAY_RATE_PER_SECOND: '50',
+      GATEWAY_RATE_BURST: '100',
+      GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
+      GATEWAY_MAX_UPLOAD_BYTES: String(1024 * 1024),
+    };
+    const upstreams = { import: calc, calc, broker: calc, admin: calc };
+    gateway = await startGateway(upstreams, limits);
+    unsampledGateway = await startGateway(upstreams, {
+      ...limits,
+      GATEWAY_TRACE_SAMPLING: traceSampling('always_off'),
+    });
   }, 120_000);
 
   afterAll(async () => {
     gateway?.stop();
+    unsampledGateway?.stop();
     await calc?.terminate();
     await receiver?.close();
     await suite?.cleanup();
   });
 
-  const calculate = (headers: Record<string, string> = {}) =>
-    fetch(`${gateway!.url}/api/v1/calculate/private-liability`, {
+  const calculate = (through: RunningGateway, headers: Record<string, string> = {}) =>
+    fetch(`${through.url}/api/v1/calculate/private-liability`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, ...headers },
       body: JSON.stringify({
@@ -236,30 +245,66 @@ describe('traces: a calculation through the gateway (OTLP/HTTP, protobuf by defa
       }),
     });
 
-  /** The trace ids of the gateway's access log lines, in order. */
-  const loggedTraceIds = () =>
-    readFileSync(path.join(gateway!.stateDir, 'access.log'), 'utf8')
+  /** The trace ids of a gateway's access log lines, in order. */
+  const loggedTraceIds = (logged: RunningGateway) =>
+    readFileSync(path.join(logged.stateDir, 'access.log'), 'utf8')
       .trim()
       .split('\n')
       .map((line) => (JSON.parse(line) as { trace_id: string }).trace_id);
 
-  it('continues the trace of a traceparent the caller sends, and the gateway logs its id', async () => {
-    if (!gateway) return;
+  it('continues the trace of a traceparent the caller sends, without its tracestate, and logs its id', async () => {
     const traceId = randomBytes(16).toString('hex');
     const parentId = randomBytes(8).toString('hex');
-    const answer = await calculate({ traceparent: `00-${traceId}-${parentId}-01` });
+    const answer = await calculate(gateway, {
+      traceparent: `00-${traceId}-${parentId}-00`,
+      tracestate: 'vendor=from-outside',
+    });
     expect(answer.status).toBe(200);
     const server = await receiver.waitFor((spans) =>
       spans.find((span) => span.traceId === traceId && span.name.startsWith('POST ')),
     );
+    // Sampled although the caller said not to: the gateway decides.
     expect(server).toMatchObject({
       parentSpanId: parentId,
+      traceState: '',
       name: 'POST /api/v1/calculate/private-liability',
       resource: { 'service.name': 'calc-service', 'process.runtime.version': PINNED_NODE },
     });
     expect(receiver.contentTypes).toEqual(new Set(['application/x-protobuf']));
-    expect(loggedTraceIds().at(-1)).toBe(traceId);
+    expect(loggedTraceIds(gateway).at(-1)).toBe(traceId);
   });
+
+  it('starts the trace itself for a request without one (or with a malformed one), and logs its id', async () => {
+    for (const headers of [{}, { traceparent: '00-not-a-trace-01' }]) {
+      expect((await calculate(gateway, headers)).status).toBe(200);
+      const traceId = loggedTraceIds(gateway).at(-1)!;
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      await receiver.waitFor((spans) => spans.find((span) => span.traceId === traceId));
+    }
+  });
+
+  it('samples as its sampler says, whatever the caller asks for', async () => {
+    const forced = randomBytes(16).toString('hex');
+    const answer = await calculate(unsampledGateway, {
+      traceparent: `00-${forced}-${randomBytes(8).toString('hex')}-01`,
+    });
+    expect(answer.status).toBe(200);
+    expect(loggedTraceIds(unsampledGateway).at(-1)).toBe(forced);
+    // A sampled request after it: once its span is in, the first would have been too (one exporter, in order).
+    const later = randomBytes(16).toString('hex');
+    await calculate(gateway, { traceparent: `00-${later}-${randomBytes(8).toString('hex')}-01` });
+    await receiver.waitFor((spans) => spans.find((span) => span.traceId === later));
+    expect(receiver.spans.filter((span) => span.traceId === forced)).toEqual([]);
+  });
+});
+
+describe('tracing configuration', () => {
+  let suite: SuiteEnvironment;
+
+  beforeAll(async () => {
+    suite = await createSuiteEnvironment({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' });
+  });
+  afterAll(() => suite?.cleanup());
 
   it.each([
     [
@@ -267,24 +312,19 @@ describe('traces: a calculation through the gateway (OTLP/HTTP, protobuf by defa
       'OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP)',
     ],
     [{ OTEL_TRACES_SAMPLER_ARG: '10' }, 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1'],
+    [{ OTEL_TRACES_SAMPLER_ARG: '1e-1' }, 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1'],
+    [
+      { OTEL_TRACES_SAMPLER: 'xray' },
+      'OTEL_TRACES_SAMPLER must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio',
+    ],
     [
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
       'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL',
     ],
-  ])('stops with one readable line for a bad tracing variable: %j', async (override, line) => {
+  ])('stops a process with one readable line for a bad tracing variable: %j', async (override, line) => {
     const result = await runScript('apps/calc-service/dist/main.js', [], { ...suite.env, ...override });
     expect(result.code).toBe(78);
     expect(result.stderr).toBe(`Configuration error: ${line}\n`);
-  });
-
-  it('starts the trace itself for a request without one (or with a malformed one), and logs its id', async () => {
-    if (!gateway) return;
-    for (const headers of [{}, { traceparent: '00-not-a-trace-01' }]) {
-      expect((await calculate(headers)).status).toBe(200);
-      const traceId = loggedTraceIds().at(-1)!;
-      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-      await receiver.waitFor((spans) => spans.find((span) => span.traceId === traceId));
-    }
   });
 });
 

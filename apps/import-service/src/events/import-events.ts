@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ImportPipelineStatus } from '@broker/contracts';
 import type { Redis } from 'ioredis';
+import { inActiveContext, outsideAnyTrace } from '@broker/telemetry';
 import type { StageRecords } from './import-progress.js';
 
 /** A stage's records as the worker last published them. */
@@ -98,9 +99,11 @@ export class ImportEvents implements OnApplicationShutdown {
         .subscribe(channel)
         .catch((error: unknown) => this.logFault(error));
     }
-    listeners.add(listener);
+    // Each stream's reads in its own request's trace, whichever request opened the shared subscription.
+    const inItsTrace = inActiveContext(listener);
+    listeners.add(inItsTrace);
     return () => {
-      listeners.delete(listener);
+      listeners.delete(inItsTrace);
       if (listeners.size > 0 || this.listeners.get(channel) !== listeners) return;
       this.listeners.delete(channel);
       void this.subscriber?.unsubscribe(channel).catch((error: unknown) => this.logFault(error));
@@ -114,7 +117,9 @@ export class ImportEvents implements OnApplicationShutdown {
   private subscriberConnection(): Redis {
     if (!this.subscriber) {
       // Subscribing waits for the connection (the publishing one fails at once instead).
-      const subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+      const subscriber = outsideAnyTrace(() =>
+        this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null }),
+      );
       subscriber.on('message', (channel: string, text: string) => this.deliver(channel, text));
       subscriber.on('error', (error: unknown) => this.logFault(error));
       this.subscriber = subscriber;

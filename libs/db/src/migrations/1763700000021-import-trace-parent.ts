@@ -8,11 +8,12 @@ export class ImportTraceParent1763700000021 implements MigrationInterface {
   name = 'ImportTraceParent1763700000021';
 
   async up(db: QueryRunner): Promise<void> {
+    await db.query('ALTER TABLE "import".import_process ADD COLUMN trace_parent text');
+    // NOT VALID: the existing rows are all NULL, and checking them would hold the table's exclusive lock for a scan.
     await db.query(`
       ALTER TABLE "import".import_process
-        ADD COLUMN trace_parent text
-          CONSTRAINT import_process_trace_parent_check
-          CHECK (trace_parent ~ '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$')`);
+        ADD CONSTRAINT import_process_trace_parent_check
+          CHECK (trace_parent ~ '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$') NOT VALID`);
   }
 
   async down(db: QueryRunner): Promise<void> {

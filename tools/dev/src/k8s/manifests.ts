@@ -49,6 +49,8 @@ export const GATEWAY_SCRIPTS = ['15-admin-allowed-cidrs.envsh', '16-trace-sampli
   path.join(path.dirname(GATEWAY_TEMPLATE), script),
 );
 const GATEWAY_SCRIPTS_NAME = 'gateway-scripts';
+/** The services' sampler, which the gateway reads from the same ConfigMap so that the two cannot drift apart. */
+const SAMPLER_VARIABLES = ['OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG'] as const;
 const IMPORT_FILES = 'import-files';
 const IMPORT_STORAGE_DIR = '/var/lib/broker-imports';
 const IMPORT_MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
@@ -253,7 +255,9 @@ function platformConfig(): ConfigMap {
       SMS_GATEWAY_URL: 'https://sms.example.com/send',
       // Traces go to an OTLP collector once this names it, e.g. http://otel-collector.observability:4318 (empty: off).
       OTEL_EXPORTER_OTLP_ENDPOINT: '',
-      OTEL_TRACES_SAMPLER: GATEWAY_ENVIRONMENT.OTEL_TRACES_SAMPLER,
+      // The gateway samples the traces it starts alike (SAMPLER_VARIABLES).
+      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+      OTEL_TRACES_SAMPLER_ARG: '1',
     },
   });
 }
@@ -413,12 +417,11 @@ function migrationJob(image: string, tag: string): Job {
 /**
  * The gateway's variables inside the cluster: upstreams are the Services by their short names, which resolve in the
  * gateway's own namespace, so the same manifests serve another namespace; logs go to stdout. ADMIN_ALLOWED_CIDRS
- * becomes the template's ADMIN_ALLOWED_GEO and OTEL_TRACES_SAMPLER its GATEWAY_TRACE_SAMPLING in the image's
- * entrypoint (GATEWAY_SCRIPTS).
+ * becomes the template's ADMIN_ALLOWED_GEO and the services' sampler (OTEL_TRACES_SAMPLER and its argument, from
+ * the platform's ConfigMap: SAMPLER_VARIABLES) its GATEWAY_TRACE_SAMPLING in the image's entrypoint (GATEWAY_SCRIPTS).
  */
 export const GATEWAY_ENVIRONMENT: Omit<GatewaySettings, 'ADMIN_ALLOWED_GEO' | 'GATEWAY_TRACE_SAMPLING'> & {
   ADMIN_ALLOWED_CIDRS: string;
-  OTEL_TRACES_SAMPLER: string;
 } = {
   GATEWAY_PORT: String(GATEWAY_PORT),
   GATEWAY_STATE_DIR: '/tmp',
@@ -434,8 +437,6 @@ export const GATEWAY_ENVIRONMENT: Omit<GatewaySettings, 'ADMIN_ALLOWED_GEO' | 'G
   ADMIN_UPSTREAM: 'admin-service:80',
   // The cluster's private networks: set the operators' own ranges (deploy/README.md, "The administration").
   ADMIN_ALLOWED_CIDRS: '10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7',
-  // The services' sampler (deploy/README.md, "Traces"): set OTEL_TRACES_SAMPLER_ARG beside a ratio sampler.
-  OTEL_TRACES_SAMPLER: 'parentbased_always_on',
   IMPORT_HOST: 'import.example.com',
   CALC_HOST: 'calc.example.com',
   BROKER_HOST: 'broker.example.com',
@@ -459,6 +460,10 @@ function gateway(): KubernetesObject[] {
       ...(Object.keys(GATEWAY_ENVIRONMENT) as (keyof typeof GATEWAY_ENVIRONMENT)[]).map((key) => ({
         name: key,
         value: GATEWAY_ENVIRONMENT[key],
+      })),
+      ...SAMPLER_VARIABLES.map((key) => ({
+        name: key,
+        valueFrom: { configMapKeyRef: { name: CONFIG_NAME, key } },
       })),
     ],
     readinessProbe: { httpGet: { path: '/gateway/health', port: 'http' }, periodSeconds: 5 },
