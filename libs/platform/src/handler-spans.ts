@@ -1,22 +1,31 @@
-import { type CallHandler, type ExecutionContext, HttpException, type NestInterceptor } from '@nestjs/common';
-import { DomainError, httpStatusOf } from '@broker/errors';
+import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
+import { classifyClientFault } from '@broker/errors';
 import { context as otelContext, trace } from '@opentelemetry/api';
 import { nameHttpRoute, recordFailure } from '@broker/telemetry';
 import { Observable } from 'rxjs';
 
-/** The matched route as the framework names it: Express's `route.path`, Fastify's `routeOptions.url`. */
-function routeOf(request: {
+interface RoutedRequest {
+  method: string;
+  url: string;
   route?: { path?: string };
   routeOptions?: { url?: string };
-}): string | undefined {
+}
+
+/** The matched route as the framework names it: Express's `route.path`, Fastify's `routeOptions.url`. */
+function routeOf(request: RoutedRequest): string | undefined {
   return request.route?.path ?? request.routeOptions?.url;
 }
 
-/** A refusal of the client's request (a 4xx) is the handler's answer, not its failure. */
-function isServerFault(error: unknown): boolean {
-  if (error instanceof DomainError) return httpStatusOf(error.code) >= 500;
-  if (error instanceof HttpException) return error.getStatus() >= 500;
-  return true;
+/**
+ * Whether an error the handler threw is a failure of the service: what the area's exception filter answers with a
+ * 5xx (a server fault, an overload refusal), not a refusal of the client's request (a 4xx).
+ */
+function failsTheService(error: unknown, request: { method: string; url: string }): boolean {
+  const fault = classifyClientFault(error, {
+    method: request.method,
+    path: request.url.split('?', 1)[0] ?? '',
+  });
+  return !fault || fault.status >= 500;
 }
 
 /**
@@ -33,7 +42,8 @@ export class HandlerSpans implements NestInterceptor {
     if (execution.getType() !== 'http') return next.handle();
     const controller = execution.getClass().name;
     const handler = execution.getHandler().name;
-    const route = routeOf(execution.switchToHttp().getRequest());
+    const request = execution.switchToHttp().getRequest<RoutedRequest>();
+    const route = routeOf(request);
     if (route) nameHttpRoute(route);
     // A request the sampler left out records nothing: no span of its own either.
     if (!trace.getActiveSpan()?.isRecording()) return next.handle();
@@ -51,7 +61,7 @@ export class HandlerSpans implements NestInterceptor {
         next.handle().subscribe({
           next: (value) => subscriber.next(value),
           error: (error: unknown) => {
-            if (isServerFault(error)) recordFailure(span, error);
+            if (failsTheService(error, request)) recordFailure(span, error);
             span.end();
             subscriber.error(error);
           },
