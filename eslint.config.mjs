@@ -11,10 +11,12 @@ function moduleBoundaries({ testCode }) {
   const depConstraints = [
     { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
     { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
+    { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:lib'] },
     { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
     { sourceTag: 'kind:pure', bannedExternalImports: ['@nestjs/*', 'typeorm', 'pg', 'ioredis', 'bullmq'] },
   ];
-  if (!testCode) depConstraints.push({ sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] });
+  if (!testCode)
+    depConstraints.push({ sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] });
   return ['error', { enforceBuildableLibDependency: true, depConstraints }];
 }
 
@@ -33,7 +35,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'no-restricted-properties': ['error', ...focusedTests],

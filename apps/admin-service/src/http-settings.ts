@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { HttpAppSettings } from '@broker/platform';
 import type { AdminConfig } from './config.js';
+import { mountConsole } from './console/mount-console.js';
 import { adminOpenApi } from './openapi.js';
 
 /** Largest body of any other request (JSON). */
 const JSON_LIMIT_BYTES = 1024 * 1024;
-const MASTER_DATA_PATH = /^\/admin\/v1\/tenants\/[^/]+\/master-data\/[^/]+\/?$/i;
+/** The API's own path, or the console's way to it. */
+const MASTER_DATA_PATH = /^\/admin\/(?:console\/api\/)?v1\/tenants\/[^/]+\/master-data\/[^/]+\/?$/i;
 
 /** Whether a request uploads a master-data file, routed as the router does (case-insensitive, the query left out). */
 export function isMasterDataUpload(request: IncomingMessage): boolean {
@@ -14,13 +16,12 @@ export function isMasterDataUpload(request: IncomingMessage): boolean {
 }
 
 /**
- * The administration's HTTP settings: its OpenAPI document, and a body refused from its Content-Length before it is
- * read: a master-data file above ADMIN_MASTER_DATA_MAX_BYTES, anything else above the JSON limit.
+ * The administration's HTTP settings: its OpenAPI document, a body refused from its Content-Length before it is
+ * read (a master-data file above ADMIN_MASTER_DATA_MAX_BYTES, anything else above the JSON limit), and the console.
  */
-export function adminHttpSettings(
-  config: Pick<AdminConfig, 'ADMIN_OAUTH_TOKEN_URL' | 'ADMIN_MASTER_DATA_MAX_BYTES'>,
-): HttpAppSettings {
+export function adminHttpSettings(config: AdminConfig): HttpAppSettings {
   return {
+    beforeRoutes: (app) => mountConsole(app, config),
     openApi: adminOpenApi(config),
     jsonLimitBytes: JSON_LIMIT_BYTES,
     largestBody: (request) =>

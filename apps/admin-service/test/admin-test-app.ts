@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { parseConfig } from '@broker/config';
-import { insertBrokerFixture } from '@broker/fixtures';
+import { FIXTURE_WRITE, insertBrokerFixture, withAdministration } from '@broker/fixtures';
 import { createHttpApp } from '@broker/platform';
 import {
   createTestDatabase,
@@ -51,6 +51,15 @@ export interface AdminTestApp {
 export async function startAdminTestApp(env: Record<string, string> = {}): Promise<AdminTestApp> {
   const database = await createTestDatabase();
   await insertBrokerFixture(database.url);
+  await withAdministration(database.url, async (admin) => {
+    await admin.tenants.create(FIXTURE_WRITE, { id: 'nord', name: 'Nord Pool' });
+    await admin.brokers.create(FIXTURE_WRITE, 'nord', {
+      number: 'N1',
+      name: 'Nord 1',
+      parent: null,
+      blocked: false,
+    });
+  });
   const authServer = await startTestAuthorizationServer();
   const encryptionKey = randomBytes(32);
   const config = parseConfig(adminEnvShape, {
@@ -107,11 +116,5 @@ export async function startAdminTestApp(env: Record<string, string> = {}): Promi
       await database.drop();
     },
   };
-  await testApp
-    .call(await testApp.operatorToken(), 'post', '/tenants', { id: 'nord', name: 'Nord Pool' })
-    .expect(201);
-  await testApp
-    .call(await testApp.operatorToken(), 'post', '/tenants/nord/brokers', { number: 'N1', name: 'Nord 1' })
-    .expect(201);
   return testApp;
 }

@@ -1,21 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { findFreePort } from '@broker/local-services';
-import { ensureDebianPackage, waitFor } from '@broker/testing';
+import { collectPageProblems, launchChromium, waitFor } from '@broker/testing';
 import { type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 import { TestMailServer } from './message-receivers.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-
-/** `describe` where Debian's Chromium is (installed with apt-get when missing), else `describe.skip` with a note. */
-export function describeWithChromium(suite: string): jest.Describe {
-  if (ensureDebianPackage('chromium', () => existsSync(CHROMIUM))) return describe;
-  process.stderr.write(
-    `${suite}: SKIPPED, Debian chromium is missing and could not be installed (needs root and apt)\n`,
-  );
-  return describe.skip;
-}
 
 /**
  * The broker service listening on a port of its own, with a test SMTP server for the links, and headless
@@ -47,12 +36,7 @@ export class CustomerPageBrowser {
       NOTIFY_SWEEP_INTERVAL_MS: '300',
     });
     await service.app.listen(port, '127.0.0.1');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Chromium's sandbox refuses to run as root.
-      args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
-    });
+    const browser = await launchChromium();
     return new CustomerPageBrowser(service, mail, browser, baseUrl, artifactsFolder);
   }
 
@@ -69,16 +53,7 @@ export class CustomerPageBrowser {
       deviceScaleFactor: 2,
     });
     const page = await context.newPage();
-    // A document's own 404 or 410 is what a test asks for; the console reports it as a failed load too.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        this.pageProblems.push(message.text());
-    });
-    page.on('pageerror', (error) => this.pageProblems.push(error.message));
-    page.on('response', (response) => {
-      if (response.request().resourceType() !== 'document' && response.status() >= 400)
-        this.pageProblems.push(`${response.status()} ${response.url()}`);
-    });
+    collectPageProblems(page, this.pageProblems);
     return page;
   }
 
@@ -99,14 +74,4 @@ export class CustomerPageBrowser {
   mailsTo(address: string): number {
     return this.mail.mails.filter((received) => received.to.includes(address)).length;
   }
-}
-
-/** Presses Tab until the focused element is the one wanted; fails when it never comes. */
-export async function tabTo(page: Page, selector: string): Promise<void> {
-  for (let presses = 0; presses < 30; presses++) {
-    await page.keyboard.press('Tab');
-    if (await page.locator(selector).evaluate((element) => element === element.ownerDocument.activeElement))
-      return;
-  }
-  throw new Error(`Tab never reached ${selector}`);
 }

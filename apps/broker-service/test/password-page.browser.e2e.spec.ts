@@ -1,6 +1,7 @@
 import { verify } from '@node-rs/argon2';
 import type { Page } from 'playwright-core';
-import { CustomerPageBrowser, describeWithChromium, tabTo } from './customer-page-browser.js';
+import { describeWithChromium, tabTo } from '@broker/testing';
+import { CustomerPageBrowser } from './customer-page-browser.js';
 import { expireSignatureLink } from './signing-support.js';
 
 const NEW_PASSWORD = 'Leuchtturm Apfel Gitarre Moos';

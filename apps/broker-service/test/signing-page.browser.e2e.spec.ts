@@ -1,6 +1,7 @@
 import type { Client } from 'pg';
 import type { Page } from 'playwright-core';
-import { CustomerPageBrowser, describeWithChromium, tabTo } from './customer-page-browser.js';
+import { describeWithChromium, tabTo } from '@broker/testing';
+import { CustomerPageBrowser } from './customer-page-browser.js';
 import type { EmployeeTestService } from './employee-support.js';
 import { asBuffer } from './multipart.js';
 import { expireSignatureLink, pdfDrawnImages, pdfText } from './signing-support.js';

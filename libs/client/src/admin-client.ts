@@ -5,6 +5,9 @@ import { type ClientCredentials, ClientCredentialsTokens } from './client-creden
 import { type FetchFunction, globalFetch } from './fetch-function.js';
 import type { components, paths } from './generated/admin-api.js';
 
+/** The administration document's operations and schemas, for typed clients of its own (the operator console). */
+export type AdminPaths = paths;
+export type AdminSchemas = components['schemas'];
 export type MasterDataKind = components['schemas']['MasterDataKind'];
 export type MasterDataResult = components['schemas']['MasterDataResult'];
 

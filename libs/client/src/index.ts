@@ -9,6 +9,8 @@ export {
 export {
   type AdminClient,
   type AdminClientOptions,
+  type AdminPaths,
+  type AdminSchemas,
   createAdminClient,
   type MasterDataKind,
   type MasterDataResult,

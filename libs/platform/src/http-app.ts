@@ -49,6 +49,11 @@ export interface HttpAppSettings {
    * of `100 Continue`, so its client never sends the body.
    */
   largestBody?: (request: IncomingMessage) => number | undefined;
+  /**
+   * Express only: middleware of the app's own before its routes (after the request log and the body-size check,
+   * before the body is parsed), e.g. pages and sessions that are no API operation.
+   */
+  beforeRoutes?: (app: INestApplication) => void;
 }
 
 export type OpenApiDocumentSettings = OpenApiSettings & { path: string };
@@ -161,6 +166,7 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
       request.url = rewriteUrl(request.url ?? '/');
       next();
     });
+  settings.beforeRoutes?.(app);
   instrumentHttpApp(app, 'express');
   // Not useBodyParser: it takes no `verify`.
   app.use(

@@ -14,3 +14,5 @@ export * from './debian-package.js';
 export * from './openapi-lint.js';
 export * from './documented-responses.js';
 export * from './event-stream.js';
+export * from './chromium.js';
+export * from './console-provider.js';

@@ -1,6 +1,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { ClientMetadata, default as Provider } from 'oidc-provider';
+import {
+  handleInteraction,
+  logoutPage,
+  type OidcPerson,
+  type OidcWebClient,
+  PERSON_SCOPES,
+} from './oidc-interactions.js';
+
+export type { OidcPerson, OidcWebClient } from './oidc-interactions.js';
 
 /**
  * A service account at the authorization server: its OAuth client and the claims of its tokens. A broker's account
@@ -37,16 +47,25 @@ export interface OidcAuthorizationServer {
 export const IMPORT_RESOURCE = 'https://import.broker-platform.test/';
 export const ADMIN_RESOURCE = 'https://admin.broker-platform.test/';
 const SCOPE = 'service.imports';
-const ADMIN_SCOPES = { operator: 'platform.operator', 'tenant-admin': 'platform.admin' } as const;
+const ADMIN_SCOPES = PERSON_SCOPES;
+
+/** People who log in at the server's own pages, and the web applications they log in to (the operator console). */
+export interface OidcInteractiveLogins {
+  people: OidcPerson[];
+  webClients: OidcWebClient[];
+}
 
 /**
  * A real OAuth 2.0 authorization server (panva's oidc-provider) on 127.0.0.1: the client credentials grant for
  * the given service accounts, JWT access tokens (RS256) for the import service's resource with scope
- * service.imports and the account's `tenant` and `broker_id` claims, keys served at `jwksUrl`.
+ * service.imports and the account's `tenant` and `broker_id` claims, keys served at `jwksUrl`. With `logins`, also
+ * OpenID Connect's authorization code grant (PKCE, refresh tokens, RP-initiated logout) for its web clients, with
+ * login and consent pages for its people: administration tokens of the person's scope and tenant.
  */
 export async function startOidcAuthorizationServer(
   accounts: OidcServiceAccount[],
   tokenSeconds = 300,
+  logins: OidcInteractiveLogins = { people: [], webClients: [] },
 ): Promise<OidcAuthorizationServer> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,9 +73,19 @@ export async function startOidcAuthorizationServer(
   const issuer = `http://127.0.0.1:${port}`;
   let keys = [await signingKey()];
   const serve = async () => {
-    const handle = (await provider(issuer, accounts, keys, tokenSeconds)).callback();
+    const current = await provider(issuer, accounts, logins, keys, tokenSeconds);
+    const handle = current.callback();
     server.removeAllListeners('request');
-    server.on('request', (request, response) => void handle(request, response));
+    server.on('request', (request, response) => {
+      handleInteraction(current, logins.people, ADMIN_RESOURCE, request, response).then(
+        (handled) => {
+          if (!handled) void handle(request, response);
+        },
+        (error: unknown) => {
+          response.writeHead(400, { 'Content-Type': 'text/plain' }).end(String(error));
+        },
+      );
+    });
   };
   await serve();
   const close = () =>
@@ -100,32 +129,71 @@ async function signingKey(): Promise<JWK> {
   return { ...(await exportJWK(privateKey)), kid: `oidc-test-key-${++keyCount}`, alg: 'RS256', use: 'sig' };
 }
 
-/** The provider for the accounts, signing with the first of `keys` and publishing all of them. */
-async function provider(issuer: string, accounts: OidcServiceAccount[], keys: JWK[], tokenSeconds: number) {
+const WEB_SCOPES = ['openid', 'profile', 'offline_access', ...Object.values(ADMIN_SCOPES)].join(' ');
+
+/** The provider for the accounts and logins, signing with the first of `keys` and publishing all of them. */
+async function provider(
+  issuer: string,
+  accounts: OidcServiceAccount[],
+  logins: OidcInteractiveLogins,
+  keys: JWK[],
+  tokenSeconds: number,
+): Promise<Provider> {
   const byClient = new Map(accounts.map((account) => [account.clientId, account]));
+  const webClientIds = new Set(logins.webClients.map((client) => client.clientId));
+  const person = (accountId: unknown) => logins.people.find((candidate) => candidate.username === accountId);
   // Loaded here, not with the module: every test file imports this library, few start the server.
   const { default: Provider } = await import('oidc-provider');
+  const webClients = logins.webClients.map((client): ClientMetadata => ({
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: client.redirectUris,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    scope: WEB_SCOPES,
+    token_endpoint_auth_method: 'client_secret_basic',
+  }));
   return new Provider(issuer, {
-    clients: accounts.map((account) => ({
-      client_id: account.clientId,
-      client_secret: account.clientSecret,
-      grant_types: ['client_credentials'],
-      redirect_uris: [],
-      response_types: [],
-      scope: account.role ? ADMIN_SCOPES[account.role] : SCOPE,
-      token_endpoint_auth_method: 'client_secret_basic',
-    })),
+    clients: [
+      ...webClients,
+      ...accounts.map((account): ClientMetadata => ({
+        client_id: account.clientId,
+        client_secret: account.clientSecret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        scope: account.role ? ADMIN_SCOPES[account.role] : SCOPE,
+        token_endpoint_auth_method: 'client_secret_basic',
+      })),
+    ],
     jwks: { keys },
     cookies: { keys: ['oidc-test-cookie-key'] },
-    scopes: [SCOPE, ...Object.values(ADMIN_SCOPES)],
-    ttl: { ClientCredentials: tokenSeconds },
+    scopes: [SCOPE, 'offline_access', ...Object.values(ADMIN_SCOPES)],
+    claims: { openid: ['sub'], profile: ['name'] },
+    conformIdTokenClaims: false,
+    findAccount: (_context, accountId) => {
+      const found = person(accountId);
+      return found && { accountId, claims: () => ({ sub: accountId, name: found.name }) };
+    },
+    interactions: { url: (_context, interaction) => `/interaction/${interaction.uid}` },
+    issueRefreshToken: (_context, client) => client.grantTypeAllowed('refresh_token'),
+    ttl: { ClientCredentials: tokenSeconds, IdToken: tokenSeconds },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (context, form) => {
+          context.body = logoutPage(form);
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: (_context, client) =>
-          byClient.get(String(client?.clientId))?.role ? ADMIN_RESOURCE : IMPORT_RESOURCE,
+          byClient.get(String(client?.clientId))?.role || webClientIds.has(String(client?.clientId))
+            ? ADMIN_RESOURCE
+            : IMPORT_RESOURCE,
         useGrantedResource: () => true,
         getResourceServerInfo: (_context, resource) => ({
           scope: resource === ADMIN_RESOURCE ? Object.values(ADMIN_SCOPES).join(' ') : SCOPE,
@@ -136,6 +204,8 @@ async function provider(issuer: string, accounts: OidcServiceAccount[], keys: JW
       },
     },
     extraTokenClaims: (_context, token) => {
+      const loggedIn = person((token as { accountId?: string }).accountId);
+      if (loggedIn) return loggedIn.tenant ? { tenant: loggedIn.tenant } : {};
       const account = byClient.get(String((token as { clientId?: string }).clientId));
       if (!account) return {};
       if (account.role === 'operator') return {};

@@ -49,9 +49,11 @@ type DefaultedLimits = 'GATEWAY_MAX_ADMIN_BODY_BYTES' | 'ADMIN_ALLOWED_GEO' | 'G
 export async function startGateway(
   upstreams: Record<'import' | 'calc' | 'broker' | 'admin', RunningProcess>,
   limits: Omit<GatewayLimits, DefaultedLimits> & Partial<Pick<GatewayLimits, DefaultedLimits>>,
+  /** Where it listens (a free port unless given: a test that must name the address before the gateway starts). */
+  port?: number,
 ): Promise<RunningGateway> {
   const stateDir = mkdtempSync(join(tmpdir(), 'gateway-'));
-  const port = await findFreePort();
+  port ??= await findFreePort();
   const upstream = (service: RunningProcess) => new URL(service.baseUrl).host;
   const args = writeLocalGatewayConfig(
     stateDir,

@@ -19,6 +19,7 @@ import { ImportWebhooks1763700000018 } from './1763700000018-import-webhooks.js'
 import { ImportStagingTyped1763700000019 } from './1763700000019-import-staging-typed.js';
 import { Administration1763700000020 } from './1763700000020-administration.js';
 import { ImportTraceParent1763700000021 } from './1763700000021-import-trace-parent.js';
+import { ConsoleSessions1763700000022 } from './1763700000022-console-sessions.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -43,4 +44,5 @@ export const allMigrations = [
   ImportStagingTyped1763700000019,
   Administration1763700000020,
   ImportTraceParent1763700000021,
+  ConsoleSessions1763700000022,
 ];

@@ -1,0 +1,61 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import express, { type RequestHandler } from 'express';
+import helmet from 'helmet';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** A page of the console's own (a login that failed, a console not built): German, no script, no inline style. */
+export function consolePage(title: string, message: string, link: { href: string; text: string }): string {
+  return `<!DOCTYPE html>
+<html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} – Broker-Konsole</title></head>
+<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>
+<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p></main></body></html>`;
+}
+
+/**
+ * The headers of everything under /admin/console/: scripts, styles and data from the console's own origin only (no
+ * inline script or style, no eval), images also as data: URLs (the QR codes), never framed, no referrer, and HSTS
+ * when the console is served over https.
+ */
+export function consoleSecurityHeaders(baseUrl: URL): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: baseUrl.protocol === 'https:',
+  });
+}
+
+/** The built console (the package @broker/admin-console): its index.html, or null when it was not built. */
+export function consoleAssets(): { directory: string; indexHtml: string | null } {
+  // eslint-disable-next-line @nx/enforce-module-boundaries -- the console's built files are served; none of its code runs here
+  const directory = join(dirname(require.resolve('@broker/admin-console/package.json')), 'dist');
+  const index = join(directory, 'index.html');
+  return { directory, indexHtml: existsSync(index) ? readFileSync(index, 'utf8') : null };
+}
+
+/** The console's scripts and styles: file names carry their content's hash, so they are cached for good. */
+export function assetFiles(directory: string): RequestHandler {
+  return express.static(join(directory, 'assets'), {
+    index: false,
+    immutable: true,
+    maxAge: '365d',
+    fallthrough: false,
+  });
+}

@@ -1,0 +1,150 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { createEmployeeClient } from '@broker/client';
+import { CONSOLE_PEOPLE, describeWithChromium, tabTo, waitFor } from '@broker/testing';
+import { ConsoleBrowser, seriousViolations } from './console-browser.js';
+import { nginxInstalled } from './gateway-process.js';
+
+const suite = 'operator console in Chromium through the gateway';
+
+(nginxInstalled(suite) ? describeWithChromium(suite) : describe.skip)(suite, () => {
+  let harness: ConsoleBrowser;
+
+  beforeAll(async () => {
+    harness = await ConsoleBrowser.start('console');
+  }, 120_000);
+  afterAll(async () => {
+    await harness?.close();
+  });
+  afterEach(() => {
+    expect(harness.pageProblems.splice(0)).toEqual([]);
+  });
+
+  /** The page passes axe-core without serious or critical violations, and is kept as a screenshot. */
+  async function checkPage(page: Page, name: string): Promise<void> {
+    expect(await seriousViolations(page)).toEqual([]);
+    await harness.screenshot(page, name);
+  }
+
+  it("logs a tenant's administrator in; brokers, a sub-broker and an API client made with the keyboard alone", async () => {
+    const page = await harness.newPage();
+    await harness.logIn(page, CONSOLE_PEOPLE.anna, 'anna-1');
+    await page.getByRole('heading', { name: 'Makler des Mandanten demo' }).waitFor();
+    const csp = (await page.request.get(`${harness.consoleUrl}/`)).headers()['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    await checkPage(page, 'anna-2-brokers');
+
+    await tabTo(page, '#new-broker-number');
+    await page.keyboard.type('K100');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Konsole Hundert GmbH');
+    await page.keyboard.press('Enter');
+    await page.getByText('Makler K100 angelegt.').waitFor();
+
+    await tabTo(page, 'button:has-text("Untervermittler anlegen unter K100")');
+    await page.keyboard.press('Enter');
+    expect(
+      await page.locator('#new-broker-number').evaluate((input) => input === document.activeElement),
+    ).toBe(true);
+    await page.keyboard.type('K101');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Konsole Hunderteins');
+    await page.keyboard.press('Enter');
+    await page.getByText('Makler K101 angelegt unter K100.').waitFor();
+
+    await tabTo(page, 'button[aria-controls="sub-K100"]');
+    await page.keyboard.press('Enter');
+    await page.locator('#sub-K100').getByRole('link', { name: 'K101' }).waitFor();
+    await checkPage(page, 'anna-3-tree');
+
+    await page.getByRole('searchbox').fill('hunderteins');
+    const matches = await waitFor(async () => {
+      const rows = await page.locator('.tree > li').allInnerTexts();
+      return rows.length > 0 && !rows.some((row) => row.startsWith('K100')) ? rows : undefined;
+    });
+    expect(matches).toEqual([expect.stringMatching(/^K101\s+Konsole Hunderteins\s+unter K100/)]);
+
+    await page.getByRole('searchbox').fill('');
+    await page.getByRole('link', { name: 'K100', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Makler K100: Konsole Hundert GmbH' }).waitFor();
+    await tabTo(page, 'button:has-text("API-Zugang anlegen")');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Neuer API-Zugang' }).waitFor();
+    const apiId = await page.getByTestId('api-id').innerText();
+    const apiKey = await page.getByTestId('api-key').innerText();
+    expect(await page.getByRole('img', { name: /QR-Code/ }).getAttribute('src')).toMatch(
+      /^data:image\/png;base64,/,
+    );
+    await checkPage(page, 'anna-4-api-client-key');
+
+    // The key works in area C through the gateway, for the new broker.
+    const employee = createEmployeeClient({
+      baseUrl: `${harness.gateway.url}/service/demo/employee/1.0/rest`,
+      apiId,
+      apiKey,
+      batch: false,
+      cache: false,
+    });
+    const salutations = await employee.GET('/anreden');
+    expect(salutations.response.status).toBe(200);
+
+    // Shown once: after closing, and on the page again, the key is nowhere.
+    await page.getByRole('button', { name: 'Schlüssel gesichert, schließen' }).click();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Makler K100: Konsole Hundert GmbH' }).waitFor();
+    expect(await page.content()).not.toContain(apiKey);
+    await page.getByRole('cell', { name: apiId, exact: true }).waitFor();
+    await page.context().close();
+  }, 90_000);
+
+  it('shows an operator the tenants; logout ends the session at the console and at the provider', async () => {
+    const page = await harness.newPage();
+    await harness.logIn(page, CONSOLE_PEOPLE.olga);
+    await page.getByRole('heading', { name: 'Mandanten', exact: true }).waitFor();
+    await page.getByLabel('Kennung').fill('sued');
+    await page.getByLabel('Name').fill('Süd Pool');
+    await page.getByRole('button', { name: 'Mandant anlegen' }).click();
+    await page.getByText('Mandant sued angelegt.').waitFor();
+    await page.getByRole('link', { name: 'sued' }).waitFor();
+    await checkPage(page, 'olga-1-tenants');
+
+    await page.getByRole('button', { name: 'Abmelden' }).click();
+    await page.getByRole('heading', { name: 'Abmelden' }).waitFor();
+    await harness.screenshot(page, 'olga-2-provider-logout');
+    await page.getByRole('button', { name: 'Abmelden' }).click();
+    // Back at the console without a session: its login, which the provider asks for again.
+    await page.getByRole('heading', { name: 'Anmelden' }).waitFor();
+    expect((await page.request.get(`${harness.consoleUrl}/session`)).status()).toBe(401);
+    await page.context().close();
+  });
+
+  it('refuses a cross-site form posted to the console by another site', async () => {
+    const page = await harness.newPage();
+    await harness.logIn(page, CONSOLE_PEOPLE.anna);
+    const target = `${harness.consoleUrl}/api/v1/tenants/demo/brokers`;
+    const evil: Server = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/html' }).end(
+        `<!DOCTYPE html><html lang="en"><title>x</title><form method="post" enctype="text/plain" action="${target}">
+         <input name='{"number":"EVIL","name":"x","pad":"' value='"}'><button>go</button></form>`,
+      );
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    try {
+      // localhost is another site than 127.0.0.1: the browser treats the form as cross-site.
+      await page.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
+      const [answer] = await Promise.all([
+        page.waitForResponse((response) => response.url() === target),
+        page.getByRole('button', { name: 'go' }).click(),
+      ]);
+      expect([401, 403]).toContain(answer.status());
+    } finally {
+      evil.close();
+    }
+    const brokers = await page.request.get(`${harness.consoleUrl}/api/v1/tenants/demo/brokers?q=EVIL`);
+    expect(((await brokers.json()) as { total: number }).total).toBe(0);
+    harness.pageProblems.splice(0);
+    await page.context().close();
+  });
+});
