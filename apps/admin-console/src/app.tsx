@@ -2,8 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Navigate, Route, Routes } from 'react-router';
 import { fetchSession, type Session } from './api';
 import { Layout } from './layout';
+import { AuditPage } from './pages/audit-page';
 import { BrokerPage } from './pages/broker-page';
 import { BrokersPage } from './pages/brokers-page';
+import { CalcUsersPage } from './pages/calc-users-page';
+import { CompaniesPage } from './pages/companies-page';
+import { MasterDataPage } from './pages/master-data-page';
 import { TenantsPage } from './pages/tenants-page';
 import { SessionContext } from './session';
 
@@ -24,6 +28,10 @@ export function App() {
           <Route path="tenants" element={<TenantsPage />} />
           <Route path="t/:tenant/brokers" element={<BrokersPage />} />
           <Route path="t/:tenant/brokers/:broker" element={<BrokerPage />} />
+          <Route path="t/:tenant/calc-users" element={<CalcUsersPage />} />
+          <Route path="t/:tenant/companies" element={<CompaniesPage />} />
+          <Route path="t/:tenant/master-data" element={<MasterDataPage />} />
+          <Route path="t/:tenant/audit" element={<AuditPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

@@ -3,6 +3,15 @@ import { NavLink, Outlet, useLocation, useParams } from 'react-router';
 import { logout } from './api';
 import { useSession } from './session';
 
+/** The pages of a tenant, in the navigation's order. */
+const tenantPages = [
+  ['brokers', 'Makler'],
+  ['calc-users', 'Rechner-Zugänge'],
+  ['companies', 'Versicherer'],
+  ['master-data', 'Stammdaten-Upload'],
+  ['audit', 'Protokoll'],
+] as const;
+
 /** Header with the navigation and the person, and the page; focus moves to the page's heading on navigation. */
 export function Layout() {
   const session = useSession();
@@ -19,7 +28,7 @@ export function Layout() {
         Zum Inhalt springen
       </a>
       <header className="top">
-        <p className="brand">Broker-Konsole</p>
+        <p className="brand">Broker-Konsole{currentTenant ? ` · ${currentTenant}` : ''}</p>
         <nav aria-label="Hauptnavigation">
           <ul>
             {session.role === 'operator' && (
@@ -27,13 +36,14 @@ export function Layout() {
                 <NavLink to="/tenants">Mandanten</NavLink>
               </li>
             )}
-            {currentTenant && (
-              <li>
-                <NavLink to={`/t/${encodeURIComponent(currentTenant)}/brokers`} end>
-                  Makler ({currentTenant})
-                </NavLink>
-              </li>
-            )}
+            {currentTenant &&
+              tenantPages.map(([page, label]) => (
+                <li key={page}>
+                  <NavLink to={`/t/${encodeURIComponent(currentTenant)}/${page}`} end>
+                    {label}
+                  </NavLink>
+                </li>
+              ))}
           </ul>
         </nav>
         <p className="who">

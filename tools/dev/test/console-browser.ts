@@ -95,7 +95,7 @@ export class ConsoleBrowser {
     await page.keyboard.type(person.password);
     await page.keyboard.press('Enter');
     const consent = page.getByRole('button', { name: 'Erlauben' });
-    const console = page.getByText('Broker-Konsole', { exact: true });
+    const console = page.getByRole('navigation', { name: 'Hauptnavigation' });
     await consent.or(console).waitFor();
     if (await consent.isVisible()) {
       if (screenshotPrefix) await this.screenshot(page, `${screenshotPrefix}-provider-consent`);
