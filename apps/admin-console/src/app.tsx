@@ -7,8 +7,13 @@ import { BrokerPage } from './pages/broker-page';
 import { BrokersPage } from './pages/brokers-page';
 import { CalcUsersPage } from './pages/calc-users-page';
 import { CompaniesPage } from './pages/companies-page';
+import { ImportPage } from './pages/import-page';
+import { ImportsPage } from './pages/imports-page';
 import { MasterDataPage } from './pages/master-data-page';
+import { MessagesPage } from './pages/messages-page';
 import { TenantsPage } from './pages/tenants-page';
+import { WebhookPage } from './pages/webhook-page';
+import { WebhooksPage } from './pages/webhooks-page';
 import { SessionContext } from './session';
 
 /** The console's pages, once the session is known (the server sends a browser without one to the login). */
@@ -32,6 +37,11 @@ export function App() {
           <Route path="t/:tenant/companies" element={<CompaniesPage />} />
           <Route path="t/:tenant/master-data" element={<MasterDataPage />} />
           <Route path="t/:tenant/audit" element={<AuditPage />} />
+          <Route path="t/:tenant/imports" element={<ImportsPage />} />
+          <Route path="t/:tenant/imports/:processId" element={<ImportPage />} />
+          <Route path="t/:tenant/webhooks" element={<WebhooksPage />} />
+          <Route path="t/:tenant/webhooks/:endpointId" element={<WebhookPage />} />
+          <Route path="t/:tenant/messages" element={<MessagesPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

@@ -5,6 +5,9 @@ import { useSession } from './session';
 
 /** The pages of a tenant, in the navigation's order. */
 const tenantPages = [
+  ['imports', 'Importe'],
+  ['webhooks', 'Webhooks'],
+  ['messages', 'Nachrichten'],
   ['brokers', 'Makler'],
   ['calc-users', 'Rechner-Zugänge'],
   ['companies', 'Versicherer'],

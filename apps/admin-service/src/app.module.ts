@@ -1,7 +1,12 @@
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
-import { Administration } from '@broker/administration';
+import {
+  Administration,
+  ImportProcessOperations,
+  OutboxMessageOperations,
+  WebhookEndpointOperations,
+} from '@broker/administration';
 import { ApiKeyCipher, OAuthTokenVerifier } from '@broker/auth';
 import { apiErrorBody } from '@broker/errors';
 import { ClientAddresses, PlatformModule } from '@broker/platform';
@@ -15,6 +20,10 @@ import { CompaniesController } from './companies/companies.controller.js';
 import type { AdminConfig } from './config.js';
 import { CSV_LIMIT_BYTES, CsvBodyInterceptor } from './master-data/csv-body.interceptor.js';
 import { MasterDataController } from './master-data/master-data.controller.js';
+import { ImportProcessesController } from './operations/import-processes.controller.js';
+import { OutboxMessagesController } from './operations/outbox-messages.controller.js';
+import { BullImportPipelineQueue } from './operations/pipeline-queue.js';
+import { WebhookEndpointsController } from './operations/webhook-endpoints.controller.js';
 import { TenantsController } from './tenants/tenants.controller.js';
 
 const logger = new Logger('AdminAuth');
@@ -59,6 +68,9 @@ export class AppModule {
         CompaniesController,
         MasterDataController,
         AuditController,
+        ImportProcessesController,
+        WebhookEndpointsController,
+        OutboxMessagesController,
       ],
       providers: [
         { provide: OAuthTokenVerifier, useValue: tokenVerifier(config) },
@@ -67,6 +79,29 @@ export class AppModule {
           provide: Administration,
           useFactory: (db: DataSource) =>
             new Administration(db, new ApiKeyCipher(config.API_KEY_ENCRYPTION_KEY)),
+          inject: [DataSource],
+        },
+        {
+          provide: BullImportPipelineQueue,
+          useFactory: () =>
+            config.REDIS_URL
+              ? new BullImportPipelineQueue(config.REDIS_URL, config.IMPORT_QUEUE_PREFIX)
+              : null,
+        },
+        {
+          provide: ImportProcessOperations,
+          useFactory: (db: DataSource, queue: BullImportPipelineQueue | null) =>
+            new ImportProcessOperations(db, queue),
+          inject: [DataSource, BullImportPipelineQueue],
+        },
+        {
+          provide: WebhookEndpointOperations,
+          useFactory: (db: DataSource) => new WebhookEndpointOperations(db),
+          inject: [DataSource],
+        },
+        {
+          provide: OutboxMessageOperations,
+          useFactory: (db: DataSource) => new OutboxMessageOperations(db),
           inject: [DataSource],
         },
         { provide: CSV_LIMIT_BYTES, useValue: config.ADMIN_MASTER_DATA_MAX_BYTES },

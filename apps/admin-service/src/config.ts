@@ -19,6 +19,13 @@ export const adminEnvShape = {
   ADMIN_MASTER_DATA_MAX_BYTES: env.positiveInt(16 * 1024 * 1024),
   /** Proxies whose X-Forwarded-For names the client (the gateway): the address the audit trail records. */
   TRUSTED_PROXIES: env.trustedProxies(),
+  /**
+   * The import pipeline's Redis and its queues' prefix (the import service's IMPORT_QUEUE_PREFIX): an operator's retry
+   * or cancellation is put on its queue at once. Without it the pipeline's sweeper takes the process up once it has
+   * sat idle for IMPORT_STAGE_IDLE_MS.
+   */
+  REDIS_URL: env.redisUrl().optional(),
+  IMPORT_QUEUE_PREFIX: env.text('bull'),
   /** The operator console (/admin/console/): the OpenID provider people log in at (its discovery document's issuer). */
   ADMIN_CONSOLE_OIDC_ISSUER: env.httpUrl(),
   /** The console as a confidential client of that provider. */

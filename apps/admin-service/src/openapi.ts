@@ -12,8 +12,9 @@ export function adminOpenApi(config: Pick<AdminConfig, 'ADMIN_OAUTH_TOKEN_URL'>)
     version: 'v1',
     description:
       'Beyond the specification: how a broker pool onboards tenants, brokers, employees, API clients of area C, ' +
-      'calculation users of area B, insurers and agreements, copies its master data in bulk, and reads the audit ' +
-      'trail. Every operation needs an OAuth 2.0 access token (JWT) of the authorization server: scope ' +
+      'calculation users of area B, insurers and agreements, copies its master data in bulk, reads the audit ' +
+      'trail, and runs the platform day to day: failed or stuck imports (retry, cancel), failing webhook endpoints ' +
+      '(enable, redeliver) and customer messages waiting in the outbox (resend). Every operation needs an OAuth 2.0 access token (JWT) of the authorization server: scope ' +
       `${OPERATOR_SCOPE} administers every tenant (and only it creates tenants), scope ${TENANT_ADMIN_SCOPE} with ` +
       'the claim `tenant` administers that tenant only (another tenant is a 404). An import token is never an ' +
       'administration token. Every write is recorded in the audit trail with its actor; keys and passwords never ' +

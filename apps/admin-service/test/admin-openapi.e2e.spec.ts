@@ -34,6 +34,16 @@ const OPERATIONS = [
   'listCompanyAgreements',
   'importMasterData',
   'listAuditEvents',
+  'listImportProcesses',
+  'getImportProcess',
+  'retryImportProcess',
+  'cancelImportProcess',
+  'listWebhookEndpoints',
+  'getWebhookEndpoint',
+  'enableWebhookEndpoint',
+  'redeliverWebhookDeliveries',
+  'listOutboxMessages',
+  'resendOutboxMessage',
 ];
 
 describe('GET /admin/v1/openapi.json', () => {

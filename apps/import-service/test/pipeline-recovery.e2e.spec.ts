@@ -8,9 +8,19 @@ import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { parseConfig } from '@broker/config';
-import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
+import { Queue } from 'bullmq';
+import { ImportProcessOperations, type WriteContext } from '@broker/administration';
+import {
+  IMPORT_PIPELINE_QUEUE,
+  IMPORT_PIPELINE_STATUSES,
+  STAGE_JOB_NAME,
+  STAGE_JOB_OPTIONS,
+  type StageJob,
+  stageJobId,
+} from '@broker/contracts';
+import { createDataSource } from '@broker/db';
 import { findFreePort } from '@broker/local-services';
-import { createHttpApp } from '@broker/platform';
+import { createHttpApp, redisConnection } from '@broker/platform';
 import {
   createImportTestEnvironment,
   createTestDatabase,
@@ -224,5 +234,78 @@ describe('import pipeline recovery (worker process killed mid-pipeline)', () => 
     } finally {
       await mover.end();
     }
+  }, 120_000);
+
+  /** The administration's import operations on this database, putting stages on this pipeline's queue. */
+  async function withOperations<T>(work: (operations: ImportProcessOperations) => Promise<T>): Promise<T> {
+    const dataSource = createDataSource({ url: database.url, applicationName: 'operator-test', poolSize: 2 });
+    await dataSource.initialize();
+    const queue = new Queue<StageJob>(IMPORT_PIPELINE_QUEUE, {
+      connection: redisConnection(redis.url),
+      prefix: redis.prefix,
+    });
+    const pipeline = {
+      enqueue: async (job: StageJob) => {
+        await queue.add(STAGE_JOB_NAME, job, { ...STAGE_JOB_OPTIONS, jobId: stageJobId(job) });
+      },
+    };
+    try {
+      return await work(new ImportProcessOperations(dataSource, pipeline));
+    } finally {
+      await queue.close();
+      await dataSource.destroy();
+    }
+  }
+
+  const OPERATOR: WriteContext = { actor: { kind: 'operator', subject: 'olga', client: 'broker-console' } };
+
+  it('ends a cancelled process as failed when the worker takes it up; a retried one runs to processed', async () => {
+    if (worker && worker.exitCode === null && worker.signalCode === null) await kill(worker);
+    const contracts = 2_000;
+    const file = path.join(fixtureDir, 'operator.gdv');
+    await writeGdvPortfolio(createWriteStream(file), {
+      contracts,
+      contractsPerCustomer: 2,
+      policyPrefix: 'OPS',
+    });
+    const cancelled = await upload(file);
+    const retried = await upload(file);
+    await withOperations((operations) => operations.cancel(OPERATOR, 'demo', cancelled));
+
+    // The retried one fails after its work rows were written, as the pipeline ends a failed process.
+    let child = await startWorker();
+    await statusIn(retried, ['customersParsed', 'customersPrepared', 'customersAssigned']);
+    await kill(child);
+    await db.query(
+      `UPDATE "import".import_process SET status = 'failed', failure_reason = 'technical faults', ended_at = now()
+        WHERE id = $1`,
+      [retried],
+    );
+    await db.query(`INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'failed')`, [
+      retried,
+    ]);
+    for (const table of ['staged_customer', 'staged_contract', 'merged_customer', 'merged_contract'])
+      await db.query(`DELETE FROM "import".${table} WHERE process_id = $1`, [retried]);
+    expect(await status(cancelled)).toBe('failed');
+
+    const detail = await withOperations((operations) => operations.retry(OPERATOR, 'demo', retried));
+    expect(detail).toMatchObject({ status: 'received', failure_reason: null });
+    child = await startWorker();
+    await statusIn(retried, ['processed']);
+    const failure = await db.query<{ failure_reason: string }>(
+      'SELECT failure_reason FROM "import".import_process WHERE id = $1',
+      [cancelled],
+    );
+    expect(failure.rows[0].failure_reason).toBe('Cancelled by the operator olga');
+    const counts = await db.query<{ contracts: number; policies: number }>(
+      `SELECT count(*)::int AS contracts, count(DISTINCT policy_number)::int AS policies
+         FROM broker.contract WHERE policy_number LIKE 'OPS%'`,
+    );
+    expect(counts.rows[0]).toEqual({ contracts, policies: contracts });
+    const amount = await db.query<{ amount_of_records: number }>(
+      'SELECT amount_of_records FROM "import".import_process WHERE id = $1',
+      [retried],
+    );
+    expect(amount.rows[0].amount_of_records).toBe(contracts);
   }, 120_000);
 });

@@ -10,3 +10,6 @@ export * from './companies.js';
 export * from './paging.js';
 export * from './master-data/master-data-import.js';
 export type { MasterDataRow } from './master-data/master-data-csv.js';
+export * from './import-processes.js';
+export * from './webhook-endpoints.js';
+export * from './outbox-messages.js';

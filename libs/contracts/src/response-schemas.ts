@@ -806,6 +806,35 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "CSV"
     ]
   },
+  "ImportIssueView": {
+    "type": "object",
+    "properties": {
+      "stage": {
+        "type": "string"
+      },
+      "severity": {
+        "type": "string",
+        "enum": [
+          "warning",
+          "rejected"
+        ]
+      },
+      "line": {
+        "type": "number",
+        "nullable": true
+      },
+      "message": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "stage",
+      "severity",
+      "line",
+      "message"
+    ],
+    "additionalProperties": false
+  },
   "ImportPipelineStatus": {
     "type": "string",
     "enum": [
@@ -1082,6 +1111,22 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
         ]
       }
     ]
+  },
+  "ImportStatusChangeView": {
+    "type": "object",
+    "properties": {
+      "status": {
+        "$ref": "#/components/schemas/ImportStatus"
+      },
+      "changed_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "changed_at"
+    ],
+    "additionalProperties": false
   },
   "KontaktdatensatzView": {
     "type": "object",
@@ -1528,12 +1573,534 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
     ],
     "additionalProperties": false
   },
+  "OperatorImportDetail": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "broker": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/ImportStatus"
+      },
+      "file_type": {
+        "$ref": "#/components/schemas/ImportFileType"
+      },
+      "file_name": {
+        "type": "string"
+      },
+      "dry_run": {
+        "type": "boolean"
+      },
+      "amount_of_records": {
+        "type": "number",
+        "nullable": true
+      },
+      "progress_percent": {
+        "type": "number"
+      },
+      "started_at": {
+        "type": "string"
+      },
+      "ended_at": {
+        "type": "string",
+        "nullable": true
+      },
+      "updated_at": {
+        "type": "string"
+      },
+      "failure_reason": {
+        "type": "string",
+        "nullable": true
+      },
+      "cancel_requested_by": {
+        "type": "string",
+        "nullable": true
+      },
+      "history": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ImportStatusChangeView"
+        }
+      },
+      "issues": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ImportIssueView"
+        }
+      },
+      "issue_count": {
+        "type": "number"
+      },
+      "retry_from": {
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/ImportPipelineStatus"
+          },
+          {
+            "type": "string",
+            "nullable": true,
+            "enum": [
+              null
+            ]
+          }
+        ]
+      },
+      "cancellable": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "amount_of_records",
+      "broker",
+      "cancel_requested_by",
+      "cancellable",
+      "dry_run",
+      "ended_at",
+      "failure_reason",
+      "file_name",
+      "file_type",
+      "history",
+      "id",
+      "issue_count",
+      "issues",
+      "progress_percent",
+      "retry_from",
+      "started_at",
+      "status",
+      "updated_at"
+    ],
+    "additionalProperties": false
+  },
+  "OperatorImportPage": {
+    "type": "object",
+    "properties": {
+      "total": {
+        "type": "number"
+      },
+      "offset": {
+        "type": "number"
+      },
+      "limit": {
+        "type": "number"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/OperatorImportView"
+        }
+      }
+    },
+    "required": [
+      "items",
+      "limit",
+      "offset",
+      "total"
+    ],
+    "additionalProperties": false
+  },
+  "OperatorImportView": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "broker": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/ImportStatus"
+      },
+      "file_type": {
+        "$ref": "#/components/schemas/ImportFileType"
+      },
+      "file_name": {
+        "type": "string"
+      },
+      "dry_run": {
+        "type": "boolean"
+      },
+      "amount_of_records": {
+        "type": "number",
+        "nullable": true
+      },
+      "progress_percent": {
+        "type": "number"
+      },
+      "started_at": {
+        "type": "string"
+      },
+      "ended_at": {
+        "type": "string",
+        "nullable": true
+      },
+      "updated_at": {
+        "type": "string"
+      },
+      "failure_reason": {
+        "type": "string",
+        "nullable": true
+      },
+      "cancel_requested_by": {
+        "type": "string",
+        "nullable": true
+      }
+    },
+    "required": [
+      "id",
+      "broker",
+      "status",
+      "file_type",
+      "file_name",
+      "dry_run",
+      "amount_of_records",
+      "progress_percent",
+      "started_at",
+      "ended_at",
+      "updated_at",
+      "failure_reason",
+      "cancel_requested_by"
+    ],
+    "additionalProperties": false
+  },
+  "OperatorWebhookAttemptView": {
+    "type": "object",
+    "properties": {
+      "delivery_id": {
+        "type": "string"
+      },
+      "event_type": {
+        "type": "string"
+      },
+      "attempted_at": {
+        "type": "string"
+      },
+      "status_code": {
+        "type": "number",
+        "nullable": true
+      },
+      "error": {
+        "type": "string",
+        "nullable": true
+      },
+      "duration_ms": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "delivery_id",
+      "event_type",
+      "attempted_at",
+      "status_code",
+      "error",
+      "duration_ms"
+    ],
+    "additionalProperties": false
+  },
+  "OperatorWebhookDeliveryView": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "process_id": {
+        "type": "string"
+      },
+      "event_type": {
+        "type": "string"
+      },
+      "state": {
+        "type": "string",
+        "enum": [
+          "pending",
+          "abandoned"
+        ]
+      },
+      "attempts": {
+        "type": "number"
+      },
+      "created_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id",
+      "process_id",
+      "event_type",
+      "state",
+      "attempts",
+      "created_at"
+    ],
+    "additionalProperties": false
+  },
+  "OperatorWebhookEndpointDetail": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "broker": {
+        "type": "string"
+      },
+      "url": {
+        "type": "string"
+      },
+      "event_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "failing_since": {
+        "type": "string",
+        "nullable": true
+      },
+      "disabled_at": {
+        "type": "string",
+        "nullable": true
+      },
+      "disabled_reason": {
+        "type": "string",
+        "nullable": true
+      },
+      "pending_deliveries": {
+        "type": "number"
+      },
+      "abandoned_deliveries": {
+        "type": "number"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "attempts": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/OperatorWebhookAttemptView"
+        }
+      },
+      "undelivered": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/OperatorWebhookDeliveryView"
+        }
+      }
+    },
+    "required": [
+      "abandoned_deliveries",
+      "attempts",
+      "broker",
+      "created_at",
+      "disabled_at",
+      "disabled_reason",
+      "event_types",
+      "failing_since",
+      "id",
+      "pending_deliveries",
+      "undelivered",
+      "url"
+    ],
+    "additionalProperties": false
+  },
+  "OperatorWebhookEndpointPage": {
+    "type": "object",
+    "properties": {
+      "total": {
+        "type": "number"
+      },
+      "offset": {
+        "type": "number"
+      },
+      "limit": {
+        "type": "number"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/OperatorWebhookEndpointView"
+        }
+      }
+    },
+    "required": [
+      "items",
+      "limit",
+      "offset",
+      "total"
+    ],
+    "additionalProperties": false
+  },
+  "OperatorWebhookEndpointView": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "broker": {
+        "type": "string"
+      },
+      "url": {
+        "type": "string"
+      },
+      "event_types": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "failing_since": {
+        "type": "string",
+        "nullable": true
+      },
+      "disabled_at": {
+        "type": "string",
+        "nullable": true
+      },
+      "disabled_reason": {
+        "type": "string",
+        "nullable": true
+      },
+      "pending_deliveries": {
+        "type": "number"
+      },
+      "abandoned_deliveries": {
+        "type": "number"
+      },
+      "created_at": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "id",
+      "broker",
+      "url",
+      "event_types",
+      "failing_since",
+      "disabled_at",
+      "disabled_reason",
+      "pending_deliveries",
+      "abandoned_deliveries",
+      "created_at"
+    ],
+    "additionalProperties": false
+  },
+  "OutboxMessagePage": {
+    "type": "object",
+    "properties": {
+      "total": {
+        "type": "number"
+      },
+      "offset": {
+        "type": "number"
+      },
+      "limit": {
+        "type": "number"
+      },
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/OutboxMessageView"
+        }
+      }
+    },
+    "required": [
+      "items",
+      "limit",
+      "offset",
+      "total"
+    ],
+    "additionalProperties": false
+  },
+  "OutboxMessageView": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "broker": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "channel": {
+        "type": "string",
+        "enum": [
+          "email",
+          "sms"
+        ]
+      },
+      "recipient": {
+        "type": "string"
+      },
+      "subject": {
+        "type": "string",
+        "nullable": true
+      },
+      "status": {
+        "type": "string",
+        "enum": [
+          "pending",
+          "sent",
+          "failed"
+        ]
+      },
+      "attempts": {
+        "type": "number"
+      },
+      "last_error": {
+        "type": "string",
+        "nullable": true
+      },
+      "resendable": {
+        "type": "boolean"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      },
+      "sent_at": {
+        "type": "string",
+        "nullable": true
+      }
+    },
+    "required": [
+      "id",
+      "broker",
+      "kind",
+      "channel",
+      "recipient",
+      "subject",
+      "status",
+      "attempts",
+      "last_error",
+      "resendable",
+      "created_at",
+      "updated_at",
+      "sent_at"
+    ],
+    "additionalProperties": false
+  },
   "PersonType": {
     "type": "string",
     "enum": [
       "natuerlich",
       "juristisch"
     ]
+  },
+  "RedeliveryResult": {
+    "type": "object",
+    "properties": {
+      "redelivered": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "redelivered"
+    ],
+    "additionalProperties": false
   },
   "TenantPage": {
     "type": "object",

@@ -11,7 +11,7 @@ import {
   startConsoleProvider,
 } from '@broker/testing';
 import { type RunningGateway, startGateway } from './gateway-process.js';
-import { type RunningProcess, startPlatformProcesses } from './run-cli.js';
+import { type RunningProcess, startPlatformProcesses, startProcess } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
 /**
@@ -22,6 +22,7 @@ import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environme
 export class ConsoleBrowser {
   readonly pageProblems: string[] = [];
   private readonly artifacts: string;
+  private workerStopped = false;
 
   private constructor(
     readonly suite: SuiteEnvironment,
@@ -66,6 +67,33 @@ export class ConsoleBrowser {
     await Promise.all(Object.values(this.services).map((service) => service.terminate()));
     await this.provider.close();
     await this.suite.cleanup();
+  }
+
+  /** Stops the import worker (imports then wait in their status), or starts it again. */
+  async stopWorker(): Promise<void> {
+    await this.services.worker.terminate();
+    this.workerStopped = true;
+  }
+
+  /** Starts the worker unless it runs. */
+  async startWorker(): Promise<void> {
+    if (!this.workerStopped) return;
+    this.services.worker = await startProcess('apps/import-service/dist/worker.js', this.suite.env);
+    this.workerStopped = false;
+  }
+
+  /** An upload of `file` through the gateway to area A, as broker V1000's portal makes it: the process id. */
+  async uploadImport(file: Buffer, name = 'bestand.gdv'): Promise<string> {
+    const form = new FormData();
+    form.append('companies[0]', '9999');
+    form.append('file', new Blob([new Uint8Array(file)]), name);
+    const answer = await fetch(`${this.gateway.url}/api/v1/import`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await this.suite.importToken()}` },
+      body: form,
+    });
+    if (answer.status !== 200) throw new Error(`Upload answered ${answer.status}: ${await answer.text()}`);
+    return ((await answer.json()) as { process_id: string }).process_id;
   }
 
   /** A fresh browser (no cookies) with a desktop window. */

@@ -1,18 +1,35 @@
 import { createServer, type Server } from 'node:http';
+import { PassThrough } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
 import type { Page } from 'playwright-core';
 import { createEmployeeClient } from '@broker/client';
-import { CONSOLE_PEOPLE, describeWithChromium, tabTo, waitFor } from '@broker/testing';
+import { CONSOLE_PEOPLE, describeWithChromium, tabTo, waitFor, writeGdvPortfolio } from '@broker/testing';
 import { ConsoleBrowser, seriousViolations } from './console-browser.js';
 import { nginxInstalled } from './gateway-process.js';
 
 const suite = 'operator console in Chromium through the gateway';
 
+/** A GDV file of `contracts` contracts (two per customer) whose policy numbers start with `policyPrefix`. */
+async function gdvFile(policyPrefix: string, contracts = 200): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const out = new PassThrough().on('data', (chunk: Buffer) => chunks.push(chunk));
+  await writeGdvPortfolio(out, { contracts, policyPrefix });
+  out.end();
+  return Buffer.concat(chunks);
+}
+
 (nginxInstalled(suite) ? describeWithChromium(suite) : describe.skip)(suite, () => {
   let harness: ConsoleBrowser;
 
   beforeAll(async () => {
-    harness = await ConsoleBrowser.start('console');
+    harness = await ConsoleBrowser.start('console', {
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      IMPORT_WEBHOOK_ALLOW_HTTP: 'true',
+      IMPORT_WEBHOOK_DISPATCH_MS: '100',
+      IMPORT_WEBHOOK_RETRY_BASE_MS: '20',
+      IMPORT_WEBHOOK_RETRY_MAX_MS: '50',
+    });
   }, 120_000);
   afterAll(async () => {
     await harness?.close();
@@ -208,4 +225,132 @@ const suite = 'operator console in Chromium through the gateway';
     harness.pageProblems.splice(0);
     await page.context().close();
   });
+
+  it('follows an import live to processed, and retries one that failed to processed', async () => {
+    const page = await harness.newPage();
+    await harness.logIn(page, CONSOLE_PEOPLE.anna);
+    await page.getByRole('link', { name: 'Importe' }).click();
+    await page.getByRole('heading', { name: 'Importe des Mandanten demo' }).waitFor();
+
+    await harness.stopWorker();
+    try {
+      await uploadAndFollow(page);
+    } finally {
+      await harness.startWorker();
+    }
+    await page.context().close();
+  }, 120_000);
+
+  /** Two uploads while the worker is stopped: one followed live to processed, one failed and retried to processed. */
+  async function uploadAndFollow(page: Page): Promise<void> {
+    const live = await harness.uploadImport(await gdvFile('LIVE'));
+    const failing = await harness.uploadImport(await gdvFile('RETRY'), 'fehler.gdv');
+    // The second fails as the pipeline fails a process: its stage's retries spent.
+    const db = new Client({ connectionString: String(harness.suite.env.DATABASE_URL) });
+    await db.connect();
+    try {
+      await db.query(
+        `UPDATE "import".import_process SET status = 'failed', ended_at = now(),
+                failure_reason = 'The import stopped in stage uploaded after repeated technical faults'
+          WHERE id = $1`,
+        [failing],
+      );
+      await db.query(`INSERT INTO "import".import_status_change (process_id, status) VALUES ($1, 'failed')`, [
+        failing,
+      ]);
+    } finally {
+      await db.end();
+    }
+    await page.getByRole('button', { name: 'Filtern' }).click();
+    await page
+      .getByRole('cell', { name: /bestand\.gdv/ })
+      .first()
+      .waitFor();
+    await checkPage(page, 'anna-10-imports');
+
+    await page
+      .getByRole('row', { name: /bestand\.gdv/ })
+      .getByRole('link')
+      .click();
+    await page.getByRole('heading', { name: 'Import bestand.gdv von V1000' }).waitFor();
+    await harness.startWorker();
+    await page.getByTestId('import-status').getByText('verarbeitet').waitFor({ timeout: 60_000 });
+    expect(await page.getByRole('progressbar', { name: 'Fortschritt' }).getAttribute('value')).toBe('100');
+    await checkPage(page, 'anna-11-import-processed');
+    expect(live).toMatch(/^[0-9a-f-]{36}$/);
+
+    await page.goto(`${harness.consoleUrl}/t/demo/imports/${failing}`);
+    await page.getByText('The import stopped in stage uploaded after repeated technical faults').waitFor();
+    await checkPage(page, 'anna-12-import-failed');
+    await tabTo(page, 'button:has-text("Wiederholen")');
+    await page.keyboard.press('Enter');
+    await page.getByText('Der Import wird wiederholt.').waitFor();
+    await page.getByTestId('import-status').getByText('verarbeitet').waitFor({ timeout: 60_000 });
+    const audit = await page.request.get(
+      `${harness.consoleUrl}/api/v1/tenants/demo/audit-events?action=retryImportProcess`,
+    );
+    expect(((await audit.json()) as { items: { actor: { subject: string } }[] }).items).toEqual([
+      expect.objectContaining({ actor: expect.objectContaining({ subject: 'anna' }) }),
+    ]);
+  }
+
+  it('enables a failing webhook endpoint again and redelivers its abandoned events to the receiver', async () => {
+    let answer = 500;
+    const received: string[] = [];
+    const receiver: Server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        if (answer < 300) received.push(body);
+        response.writeHead(answer).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const registered = await fetch(`${harness.gateway.url}/api/v1/webhooks`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${await harness.suite.importToken()}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({
+          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook?key=empfaenger-geheim`,
+          event_types: ['import.processed'],
+        }),
+      });
+      expect(registered.status).toBe(201);
+      const process = await harness.uploadImport(await gdvFile('HOOK', 20));
+
+      const page = await harness.newPage();
+      await harness.logIn(page, CONSOLE_PEOPLE.anna);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByLabel('Zeigen').selectOption('failing');
+      const row = page.getByRole('row', { name: /\/hook\?key=/ });
+      await waitFor(async () => {
+        await page.reload();
+        await page.getByLabel('Zeigen').selectOption('failing');
+        const text = await row.innerText().catch(() => '');
+        return /0 \/ 1$/.test(text.trim()) || undefined;
+      }, 60_000);
+      expect(await page.content()).not.toContain('empfaenger-geheim');
+      await checkPage(page, 'anna-13-webhooks-failing');
+
+      answer = 204;
+      await row.getByRole('link').click();
+      await page.getByRole('heading', { name: 'Webhook von V1000' }).waitFor();
+      await checkPage(page, 'anna-14-webhook');
+      await page.getByRole('button', { name: 'Wieder aktivieren' }).click();
+      await page.getByText('Der Endpunkt ist wieder aktiv.').waitFor();
+      await page.getByRole('button', { name: /^Alle abgebrochenen erneut zustellen/ }).click();
+      await page.getByText('1 Zustellung(en) werden erneut versucht.').waitFor();
+      await waitFor(() => received.find((body) => body.includes(process)), 30_000);
+      expect(JSON.parse(received[0])).toMatchObject({
+        type: 'import.processed',
+        data: { process_id: process },
+      });
+      await page.context().close();
+    } finally {
+      receiver.close();
+    }
+  }, 120_000);
 });

@@ -183,6 +183,7 @@ export class ImportService {
           fileSha256: process.fileSha256,
           storageKey: process.storageKey,
           dryRun: true,
+          cancelRequestedBy: null,
         }),
         { progress: () => undefined },
       );

@@ -13,6 +13,8 @@ export interface ImportProcessRecord {
   storageKey: string;
   /** A dry run's process (pipeline/dry-run-process.ts runs it). */
   dryRun: boolean;
+  /** The operator who asked the administration to cancel the process, if one did. */
+  cancelRequestedBy: string | null;
 }
 
 const TERMINAL = `('processed', 'archived', 'failed')`;
@@ -29,14 +31,17 @@ export class ImportProcessStateRepository {
   async find(processId: string): Promise<ImportProcessRecord | undefined> {
     const [record] = await this.db.query<ImportProcessRecord[]>(
       `SELECT id, status, file_type AS "fileType", file_size::float8 AS "fileSize", file_sha256 AS "fileSha256",
-              storage_key AS "storageKey", dry_run AS "dryRun"
+              storage_key AS "storageKey", dry_run AS "dryRun", cancel_requested_by AS "cancelRequestedBy"
          FROM "import".import_process WHERE id = $1`,
       [processId],
     );
     return record;
   }
 
-  /** Moves the process from `from` to `to` only if it is still in `from`; false when another run was first. */
+  /**
+   * Moves the process from `from` to `to` only if it is still in `from` and no cancellation was asked for; false when
+   * another run was first or an operator cancels it.
+   */
   async advance(processId: string, from: ImportPipelineStatus, to: ImportPipelineStatus): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       // Wrapped in a SELECT: the driver answers a bare UPDATE ... RETURNING with [rows, count].
@@ -45,7 +50,7 @@ export class ImportProcessStateRepository {
            UPDATE "import".import_process
               SET status = $3, ended_at = CASE WHEN $3 = 'processed' THEN now() ELSE ended_at END,
                   archived_at = CASE WHEN $3 = 'archived' THEN now() ELSE archived_at END
-            WHERE id = $1 AND status = $2 RETURNING id)
+            WHERE id = $1 AND status = $2 AND cancel_requested_at IS NULL RETURNING id)
          SELECT id FROM moved`,
         [processId, from, to],
       );

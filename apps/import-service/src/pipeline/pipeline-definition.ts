@@ -1,28 +1,5 @@
 import { IMPORT_PIPELINE_STATUSES, type ImportPipelineStatus } from '@broker/contracts';
 
-export const IMPORT_PIPELINE_QUEUE = 'import-pipeline';
-
-/** The one job type of the pipeline queue: move process `processId` on from status `from`. */
-export interface StageJob {
-  processId: string;
-  from: ImportPipelineStatus;
-}
-
-export const STAGE_JOB_NAME = 'stage';
-
-/** Jobs are keyed by process and stage, so enqueuing the same stage twice runs it once. */
-export function stageJobId(job: StageJob): string {
-  return `${job.processId}-${job.from}`;
-}
-
-/** Retries with exponential backoff for transient faults; bad data fails at once (UnrecoverableError). */
-export const STAGE_JOB_OPTIONS = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 1_000 },
-  removeOnComplete: true,
-  removeOnFail: true,
-} as const;
-
 /** The status a stage leaves the process in: the next one in the spec's order. */
 export function statusAfter(status: ImportPipelineStatus): ImportPipelineStatus | undefined {
   return IMPORT_PIPELINE_STATUSES[IMPORT_PIPELINE_STATUSES.indexOf(status) + 1];

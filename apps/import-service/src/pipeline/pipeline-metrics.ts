@@ -4,7 +4,7 @@ import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { ProcessMetrics } from '@broker/platform';
-import { IMPORT_PIPELINE_QUEUE, type StageJob } from './pipeline-definition.js';
+import { IMPORT_PIPELINE_QUEUE, type StageJob } from '@broker/contracts';
 
 /** Job states of the pipeline queue reported as its depth. */
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;

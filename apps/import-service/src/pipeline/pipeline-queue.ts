@@ -7,7 +7,7 @@ import {
   STAGE_JOB_OPTIONS,
   type StageJob,
   stageJobId,
-} from './pipeline-definition.js';
+} from '@broker/contracts';
 
 /** Puts stage jobs on the pipeline queue; used by the API (first stage) and the worker (every next one). */
 @Injectable()

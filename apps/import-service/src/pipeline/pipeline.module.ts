@@ -5,7 +5,7 @@ import { DRY_RUN_SQL_STAGES, DryRunModule } from './dry-run.js';
 import { DryRunProcess } from './dry-run-process.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { ImportProcessStateRepository } from './import-process-state.repository.js';
-import { IMPORT_PIPELINE_QUEUE } from './pipeline-definition.js';
+import { IMPORT_PIPELINE_QUEUE } from '@broker/contracts';
 import { PipelineMetrics } from './pipeline-metrics.js';
 import { PipelineQueue } from './pipeline-queue.js';
 import { redisConnection } from '@broker/platform';

@@ -3,7 +3,8 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import { IMPORT_PIPELINE_STATUSES, type ImportPipelineStatus } from '@broker/contracts';
 import { inSpan } from '@broker/telemetry';
 import { ImportEvents } from '../events/import-events.js';
-import { type StageJob, statusAfter } from './pipeline-definition.js';
+import type { StageJob } from '@broker/contracts';
+import { statusAfter } from './pipeline-definition.js';
 import { PipelineMetrics } from './pipeline-metrics.js';
 import { PipelineQueue } from './pipeline-queue.js';
 import { type ImportProcessRecord, ImportProcessStateRepository } from './import-process-state.repository.js';
@@ -51,9 +52,10 @@ export class StageRunner {
     const handler = this.handlers.get(from);
     const to = statusAfter(from);
     if (!process || process.status !== from || !handler || !to) return 'skipped';
+    if (process.cancelRequestedBy !== null) return this.cancel(processId, process.cancelRequestedBy);
     if (process.dryRun && DRY_RUN_STATUSES.includes(from)) return this.runDryRun(process);
     await this.rejectionsUnrecoverable(() => handler.run(process, this.events.recordsOf(processId, from)));
-    if (!(await this.processes.advance(processId, from, to))) return 'overtaken';
+    if (!(await this.processes.advance(processId, from, to))) return this.overtaken(processId);
     await this.events.statusChanged(processId);
     // A stage that is due only later (archiving) is enqueued by the sweeper once it is due.
     const next = this.handlers.get(to);
@@ -61,11 +63,25 @@ export class StageRunner {
     return to;
   }
 
+  /** The stage's work was done, but the process moved on without it, or an operator cancelled it meanwhile. */
+  private async overtaken(processId: string): Promise<string> {
+    const process = await this.processes.find(processId);
+    if (process?.cancelRequestedBy != null) return this.cancel(processId, process.cancelRequestedBy);
+    return 'overtaken';
+  }
+
+  /** Ends a process an operator cancelled as failed, as any failed process ends (its work rows released). */
+  private async cancel(processId: string, operator: string): Promise<string> {
+    await this.processes.fail(processId, `Cancelled by the operator ${operator}`);
+    await this.events.statusChanged(processId);
+    return 'cancelled';
+  }
+
   /** A dry-run process: the whole dry run in one job, its status moved along as it goes, then processed. */
   private async runDryRun(process: ImportProcessRecord): Promise<string> {
     const ran = await this.rejectionsUnrecoverable(() => this.dryRuns.run(process));
     if (!ran) return 'skipped';
-    if (!(await this.processes.advance(process.id, 'contractsFinalized', 'processed'))) return 'overtaken';
+    if (!(await this.processes.advance(process.id, 'contractsFinalized', 'processed'))) return this.overtaken(process.id);
     await this.events.statusChanged(process.id);
     return 'processed';
   }

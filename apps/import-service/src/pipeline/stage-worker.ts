@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { type ConnectionOptions, Worker } from 'bullmq';
 import { queueTelemetry } from '@broker/telemetry';
-import { IMPORT_PIPELINE_QUEUE, type StageJob } from './pipeline-definition.js';
+import { IMPORT_PIPELINE_QUEUE, type StageJob } from '@broker/contracts';
 import { StageRunner } from './stage-runner.js';
 
 export const STAGE_WORKER_SETTINGS = Symbol('STAGE_WORKER_SETTINGS');

@@ -322,6 +322,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenant}/import-processes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The import processes of the tenant’s brokers, newest first; by status, broker and start time */
+        get: operations["listImportProcesses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant}/import-processes/{processId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import process with its stage history, its first issues and its failure reason */
+        get: operations["getImportProcess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant}/import-processes/{processId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retries a failed import from the stage that failed (from reading the stored file again when that stage’s work rows are gone); the import worker runs it */
+        post: operations["retryImportProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant}/import-processes/{processId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancels an import that is under way (a stuck one): the import worker ends it as failed; a stage still running does not move it on */
+        post: operations["cancelImportProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant}/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook endpoints of the tenant’s brokers, failing ones first */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant}/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook endpoint with its last attempts and its undelivered events */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant}/webhook-endpoints/{endpointId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enables a webhook endpoint that was disabled after failing too long, its failing time forgotten */
+        post: operations["enableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant}/webhook-endpoints/{endpointId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivers abandoned events again: one (`delivery_id`) or every abandoned one of the endpoint */
+        post: operations["redeliverWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant}/outbox-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The messages to the tenant’s customers, newest first, without their text */
+        get: operations["listOutboxMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenant}/outbox-messages/{messageId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a message that failed or waits again, with fresh attempts (the broker service’s next sweep) */
+        post: operations["resendOutboxMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -508,6 +678,22 @@ export interface components {
             updated_at: string;
         };
         /** @enum {string} */
+        ImportFileType: "GDV" | "CSV";
+        ImportIssueView: {
+            stage: string;
+            /** @enum {string} */
+            severity: "warning" | "rejected";
+            line: number | null;
+            message: string;
+        };
+        /** @enum {string} */
+        ImportPipelineStatus: "uploaded" | "transmitted" | "received" | "imported" | "validated" | "customersParsed" | "customersPrepared" | "customersAssigned" | "customersFinalized" | "customersDone" | "contractsPrepare" | "contractsPrepared" | "contractsFinalized" | "processed" | "archived";
+        ImportStatus: components["schemas"]["ImportPipelineStatus"] | "failed";
+        ImportStatusChangeView: {
+            status: components["schemas"]["ImportStatus"];
+            changed_at: string;
+        };
+        /** @enum {string} */
         MasterDataKind: "brokers" | "employees" | "companies" | "agreements";
         MasterDataLineError: {
             line: number;
@@ -520,6 +706,125 @@ export interface components {
             updated: number;
             unchanged: number;
             errors: components["schemas"]["MasterDataLineError"][];
+        };
+        OperatorImportDetail: {
+            id: string;
+            broker: string;
+            status: components["schemas"]["ImportStatus"];
+            file_type: components["schemas"]["ImportFileType"];
+            file_name: string;
+            dry_run: boolean;
+            amount_of_records: number | null;
+            progress_percent: number;
+            started_at: string;
+            ended_at: string | null;
+            updated_at: string;
+            failure_reason: string | null;
+            cancel_requested_by: string | null;
+            history: components["schemas"]["ImportStatusChangeView"][];
+            issues: components["schemas"]["ImportIssueView"][];
+            issue_count: number;
+            retry_from: components["schemas"]["ImportPipelineStatus"] | (null);
+            cancellable: boolean;
+        };
+        OperatorImportPage: {
+            total: number;
+            offset: number;
+            limit: number;
+            items: components["schemas"]["OperatorImportView"][];
+        };
+        OperatorImportView: {
+            id: string;
+            broker: string;
+            status: components["schemas"]["ImportStatus"];
+            file_type: components["schemas"]["ImportFileType"];
+            file_name: string;
+            dry_run: boolean;
+            amount_of_records: number | null;
+            progress_percent: number;
+            started_at: string;
+            ended_at: string | null;
+            updated_at: string;
+            failure_reason: string | null;
+            cancel_requested_by: string | null;
+        };
+        OperatorWebhookAttemptView: {
+            delivery_id: string;
+            event_type: string;
+            attempted_at: string;
+            status_code: number | null;
+            error: string | null;
+            duration_ms: number;
+        };
+        OperatorWebhookDeliveryView: {
+            id: string;
+            process_id: string;
+            event_type: string;
+            /** @enum {string} */
+            state: "pending" | "abandoned";
+            attempts: number;
+            created_at: string;
+        };
+        OperatorWebhookEndpointDetail: {
+            id: string;
+            broker: string;
+            url: string;
+            event_types: string[];
+            failing_since: string | null;
+            disabled_at: string | null;
+            disabled_reason: string | null;
+            pending_deliveries: number;
+            abandoned_deliveries: number;
+            created_at: string;
+            attempts: components["schemas"]["OperatorWebhookAttemptView"][];
+            undelivered: components["schemas"]["OperatorWebhookDeliveryView"][];
+        };
+        OperatorWebhookEndpointPage: {
+            total: number;
+            offset: number;
+            limit: number;
+            items: components["schemas"]["OperatorWebhookEndpointView"][];
+        };
+        OperatorWebhookEndpointView: {
+            id: string;
+            broker: string;
+            url: string;
+            event_types: string[];
+            failing_since: string | null;
+            disabled_at: string | null;
+            disabled_reason: string | null;
+            pending_deliveries: number;
+            abandoned_deliveries: number;
+            created_at: string;
+        };
+        OutboxMessagePage: {
+            total: number;
+            offset: number;
+            limit: number;
+            items: components["schemas"]["OutboxMessageView"][];
+        };
+        OutboxMessageView: {
+            id: string;
+            broker: string;
+            kind: string;
+            /** @enum {string} */
+            channel: "email" | "sms";
+            recipient: string;
+            subject: string | null;
+            /** @enum {string} */
+            status: "pending" | "sent" | "failed";
+            attempts: number;
+            last_error: string | null;
+            resendable: boolean;
+            created_at: string;
+            updated_at: string;
+            sent_at: string | null;
+        };
+        RedeliverRequest: {
+            delivery_id?: string;
+        };
+        RedeliveryResult: {
+            redelivered: number;
         };
         TenantPage: {
             total: number;
@@ -3466,6 +3771,1006 @@ export interface operations {
             };
             /** @description No such tenant, or no such object of the tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    listImportProcesses: {
+        parameters: {
+            query?: {
+                status?: "uploaded" | "transmitted" | "received" | "imported" | "validated" | "customersParsed" | "customersPrepared" | "customersAssigned" | "customersFinalized" | "customersDone" | "contractsPrepare" | "contractsPrepared" | "contractsFinalized" | "processed" | "archived" | "failed";
+                broker?: string;
+                from?: string;
+                to?: string;
+                /** @description Order: a field, descending with a leading - (default -started_at) */
+                sort?: "-started_at" | "started_at" | "-updated_at" | "updated_at";
+                /** @description Items to skip */
+                offset?: number;
+                /** @description Items per page (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorImportPage"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    getImportProcess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                processId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorImportDetail"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    retryImportProcess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                processId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorImportDetail"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The import is not failed (a second click, or it was retried already), or it is a dry run */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    cancelImportProcess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                processId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the worker ends it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorImportDetail"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The import has ended, or its cancellation was asked for already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                broker?: string;
+                state?: "failing" | "disabled";
+                /** @description Items to skip */
+                offset?: number;
+                /** @description Items per page (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorWebhookEndpointPage"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorWebhookEndpointDetail"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    enableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorWebhookEndpointDetail"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The endpoint is enabled and healthy already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeliverRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliveryResult"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The endpoint is disabled: enable it first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is not application/json (or has no Content-Type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    listOutboxMessages: {
+        parameters: {
+            query?: {
+                status?: "pending" | "sent" | "failed";
+                channel?: "email" | "sms";
+                /** @description Items to skip */
+                offset?: number;
+                /** @description Items per page (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboxMessagePage"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    resendOutboxMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboxMessageView"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The message was sent, or its link expired with it */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { EMAIL_ADDRESS } from '../area-c/contact-patterns.js';
+import { IMPORT_PIPELINE_STATUSES, type ImportStatus } from '../import-process.js';
 
 /*
  * The administration service's requests (beyond the spec). Unknown fields are refused (the platform's validation
@@ -308,9 +309,19 @@ function IsRfc3339Time(property: string): PropertyDecorator {
     name: 'isRfc3339Time',
     validator: {
       validate: isRfc3339Time,
-      defaultMessage: () => `${property} must be an RFC 3339 time with its offset (at most ±14:59), e.g. 2026-11-29T10:00:00Z`,
+      defaultMessage: () =>
+        `${property} must be an RFC 3339 time with its offset (at most ±14:59), e.g. 2026-11-29T10:00:00Z`,
     },
   });
+}
+
+/** An optional RFC 3339 time of a filter (`from`, `to`). */
+function OptionalTime(property: string): PropertyDecorator {
+  return (target, key) => {
+    IsOptional()(target, key);
+    IsRfc3339Time(property)(target, key);
+    JSONSchema({ type: 'string', format: 'date-time' })(target, key);
+  };
 }
 
 export class ListAuditEventsQuery {
@@ -336,15 +347,11 @@ export class ListAuditEventsQuery {
   target?: string;
 
   /** Only events at or after this time (RFC 3339). */
-  @IsOptional()
-  @IsRfc3339Time('from')
-  @JSONSchema({ type: 'string', format: 'date-time' })
+  @OptionalTime('from')
   from?: string;
 
   /** Only events before this time (RFC 3339). */
-  @IsOptional()
-  @IsRfc3339Time('to')
-  @JSONSchema({ type: 'string', format: 'date-time' })
+  @OptionalTime('to')
   to?: string;
 
   /** The `next_cursor` of the page before. */
@@ -358,4 +365,73 @@ export class ListAuditEventsQuery {
   @Min(1)
   @Max(AUDIT_PAGE_MAX_LIMIT)
   limit: number = AUDIT_PAGE_DEFAULT_LIMIT;
+}
+
+/** An optional broker number of a filter. */
+function OptionalBrokerNumber(property: string): PropertyDecorator {
+  return (target, key) => {
+    IsOptional()(target, key);
+    Matches(BROKER_NUMBER, { message: BROKER_NUMBER_MESSAGE(property) })(target, key);
+  };
+}
+
+export const OPERATOR_IMPORT_SORTS = ['-started_at', 'started_at', '-updated_at', 'updated_at'] as const;
+export type OperatorImportSort = (typeof OPERATOR_IMPORT_SORTS)[number];
+const IMPORT_STATUS_FILTERS = [...IMPORT_PIPELINE_STATUSES, 'failed'] as const;
+
+/** listImportProcesses: a tenant's processes, newest first unless sorted otherwise. */
+export class ListImportProcessesQuery extends PageQuery {
+  @IsOptional()
+  @IsIn(IMPORT_STATUS_FILTERS)
+  status?: ImportStatus;
+
+  /** Only the processes of this broker. */
+  @OptionalBrokerNumber('broker')
+  broker?: string;
+
+  /** Only processes started at or after this time (RFC 3339). */
+  @OptionalTime('from')
+  from?: string;
+
+  /** Only processes started before this time (RFC 3339). */
+  @OptionalTime('to')
+  to?: string;
+
+  @IsOptional()
+  @IsIn(OPERATOR_IMPORT_SORTS)
+  @JSONSchema({ description: 'Order: a field, descending with a leading - (default -started_at)' })
+  sort: OperatorImportSort = '-started_at';
+}
+
+export const WEBHOOK_ENDPOINT_STATES = ['failing', 'disabled'] as const;
+
+/** listWebhookEndpoints: the endpoints of the tenant's brokers. */
+export class ListWebhookEndpointsQuery extends PageQuery {
+  @OptionalBrokerNumber('broker')
+  broker?: string;
+
+  /** Only endpoints failing now (`failing`, disabled ones included) or disabled (`disabled`). */
+  @IsOptional()
+  @IsIn(WEBHOOK_ENDPOINT_STATES)
+  state?: (typeof WEBHOOK_ENDPOINT_STATES)[number];
+}
+
+/** redeliverWebhookDeliveries: one abandoned delivery, or every abandoned one of the endpoint when left out. */
+export class RedeliverRequest {
+  @IsOptional()
+  @Matches(/^[1-9][0-9]{0,17}$/, { message: 'delivery_id must be the id of a delivery of the endpoint' })
+  delivery_id?: string;
+}
+
+export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
+
+/** listOutboxMessages: the customer messages of the tenant, newest first. */
+export class ListOutboxMessagesQuery extends PageQuery {
+  @IsOptional()
+  @IsIn(OUTBOX_STATUSES)
+  status?: (typeof OUTBOX_STATUSES)[number];
+
+  @IsOptional()
+  @IsIn(['email', 'sms'])
+  channel?: 'email' | 'sms';
 }

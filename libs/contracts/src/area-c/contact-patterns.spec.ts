@@ -1,8 +1,9 @@
 import { EMAIL_ADDRESS, WEBSITE } from './contact-patterns';
 
 describe('contact patterns', () => {
-  it.each(['x@y.de', 'a.b+c@mail.example.co.uk', 'müller@straße.de'])('take %s as an e-mail address', (value) =>
-    expect(EMAIL_ADDRESS.test(value)).toBe(true),
+  it.each(['x@y.de', 'a.b+c@mail.example.co.uk', 'müller@straße.de'])(
+    'take %s as an e-mail address',
+    (value) => expect(EMAIL_ADDRESS.test(value)).toBe(true),
   );
 
   it.each(['a@b', 'a@b..de', 'a@.de', 'a@b.de.', 'a b@c.de', 'a@b@c.de', '@b.de'])(

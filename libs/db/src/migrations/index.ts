@@ -20,6 +20,7 @@ import { ImportStagingTyped1763700000019 } from './1763700000019-import-staging-
 import { Administration1763700000020 } from './1763700000020-administration.js';
 import { ImportTraceParent1763700000021 } from './1763700000021-import-trace-parent.js';
 import { ConsoleSessions1763700000022 } from './1763700000022-console-sessions.js';
+import { ImportOperatorCancel1763700000023 } from './1763700000023-import-operator-cancel.js';
 
 /** Every migration, oldest first. A new migration is added at the end of this list. */
 export const allMigrations = [
@@ -45,4 +46,5 @@ export const allMigrations = [
   Administration1763700000020,
   ImportTraceParent1763700000021,
   ConsoleSessions1763700000022,
+  ImportOperatorCancel1763700000023,
 ];

@@ -1,0 +1,131 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, must, type Schemas } from '../api';
+import { formText } from '../components/form-text';
+import { PageTitle } from '../components/page-title';
+import { PAGE_SIZE, Pager } from '../components/pager';
+import { localTime } from '../components/time';
+
+type Status = NonNullable<Schemas['OperatorImportView']['status']>;
+const ENDED: Status[] = ['processed', 'archived', 'failed'];
+/** How often a page with imports under way asks again. */
+export const LIVE_INTERVAL_MS = 2_000;
+
+export const STATUS_LABELS: Partial<Record<Status, string>> = {
+  uploaded: 'hochgeladen',
+  processed: 'verarbeitet',
+  archived: 'archiviert',
+  failed: 'fehlgeschlagen',
+};
+
+interface Filter {
+  status?: Status;
+  broker?: string;
+  from?: string;
+  to?: string;
+}
+
+const dayStart = (date: string) => (date ? new Date(`${date}T00:00:00`).toISOString() : undefined);
+
+/** The tenant's imports: by status, broker and day; those under way move live. */
+export function ImportsPage() {
+  const tenant = useParams().tenant!;
+  const [filter, setFilter] = useState<Filter>({});
+  const [offset, setOffset] = useState(0);
+  const queries = useQueryClient();
+  const imports = useQuery({
+    queryKey: ['imports', tenant, filter, offset],
+    queryFn: () =>
+      must(
+        api.GET('/tenants/{tenant}/import-processes', {
+          params: { path: { tenant }, query: { ...filter, offset, limit: PAGE_SIZE } },
+        }),
+      ),
+    refetchInterval: (query) =>
+      query.state.data?.items.some((item) => !ENDED.includes(item.status)) ? LIVE_INTERVAL_MS : false,
+  });
+  return (
+    <>
+      <PageTitle>Importe des Mandanten {tenant}</PageTitle>
+      <form
+        className="inline-form"
+        role="search"
+        aria-label="Importe filtern"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = new FormData(event.currentTarget);
+          const to = formText(form, 'to');
+          setOffset(0);
+          // The same filter again asks again: the imports change by themselves.
+          void queries.invalidateQueries({ queryKey: ['imports', tenant] });
+          setFilter({
+            status: (formText(form, 'status') || undefined) as Status | undefined,
+            broker: formText(form, 'broker').trim() || undefined,
+            from: dayStart(formText(form, 'from')),
+            to: to ? new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined,
+          });
+        }}
+      >
+        <label>
+          Status{' '}
+          <select name="status" defaultValue="">
+            <option value="">alle</option>
+            <option value="failed">fehlgeschlagen</option>
+            <option value="processed">verarbeitet</option>
+            <option value="uploaded">hochgeladen</option>
+          </select>
+        </label>
+        <label>
+          Makler <input name="broker" autoComplete="off" />
+        </label>
+        <label>
+          Von <input name="from" type="date" />
+        </label>
+        <label>
+          Bis <input name="to" type="date" />
+        </label>
+        <button type="submit">Filtern</button>
+      </form>
+      {imports.isError && <p role="alert">Die Importe können nicht geladen werden.</p>}
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Gestartet</th>
+            <th scope="col">Makler</th>
+            <th scope="col">Datei</th>
+            <th scope="col">Status</th>
+            <th scope="col">Fortschritt</th>
+          </tr>
+        </thead>
+        <tbody>
+          {imports.data?.items.map((item) => (
+            <tr key={item.id}>
+              <td>
+                <Link to={`/t/${encodeURIComponent(tenant)}/imports/${item.id}`}>
+                  {localTime(item.started_at)}
+                </Link>
+              </td>
+              <td>{item.broker}</td>
+              <td>
+                {item.file_name} ({item.file_type}){item.dry_run ? ', Probelauf' : ''}
+              </td>
+              <td>{STATUS_LABELS[item.status] ?? item.status}</td>
+              <td>
+                <progress
+                  max={100}
+                  value={item.progress_percent}
+                  aria-label={`Fortschritt ${item.file_name}`}
+                >
+                  {item.progress_percent} %
+                </progress>{' '}
+                {item.progress_percent} %
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager label="Importe" offset={offset} total={imports.data?.total ?? 0} onOffset={setOffset} />
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { ImportProcessOperations, type WriteContext } from '@broker/administration';
+import {
+  ListImportProcessesQuery,
+  type OperatorImportDetail,
+  type OperatorImportPage,
+} from '@broker/contracts';
+import { ApiJsonAnswer, ApiQueryParameters } from '@broker/platform';
+import { ADMIN_BASE } from '../answers.js';
+import { AdminGuard, Writer } from '../auth/admin.guard.js';
+import { ApiConflict } from '../documented-errors.js';
+
+/** The import processes of the tenant's brokers (area A), followed and mended by operators. */
+@Controller(`${ADMIN_BASE}/tenants/:tenant/import-processes`)
+@UseGuards(AdminGuard)
+export class ImportProcessesController {
+  constructor(private readonly processes: ImportProcessOperations) {}
+
+  @ApiOperation({
+    operationId: 'listImportProcesses',
+    summary: 'The import processes of the tenant’s brokers, newest first; by status, broker and start time',
+  })
+  @ApiJsonAnswer('OperatorImportPage')
+  @ApiQueryParameters(ListImportProcessesQuery)
+  @Get()
+  list(
+    @Param('tenant') tenant: string,
+    @Query() query: ListImportProcessesQuery,
+  ): Promise<OperatorImportPage> {
+    const { status, broker, from, to, sort, offset, limit } = query;
+    return this.processes.list(tenant, { status, broker, from, to, sort }, { offset, limit });
+  }
+
+  @ApiOperation({
+    operationId: 'getImportProcess',
+    summary: 'An import process with its stage history, its first issues and its failure reason',
+  })
+  @ApiJsonAnswer('OperatorImportDetail')
+  @Get(':processId')
+  get(@Param('tenant') tenant: string, @Param('processId') processId: string): Promise<OperatorImportDetail> {
+    return this.processes.get(tenant, processId);
+  }
+
+  @ApiOperation({
+    operationId: 'retryImportProcess',
+    summary:
+      'Retries a failed import from the stage that failed (from reading the stored file again when that stage’s ' +
+      'work rows are gone); the import worker runs it',
+  })
+  @ApiJsonAnswer('OperatorImportDetail')
+  @ApiConflict('The import is not failed (a second click, or it was retried already), or it is a dry run')
+  @Post(':processId/retry')
+  @HttpCode(200)
+  retry(
+    @Writer() writer: WriteContext,
+    @Param('tenant') tenant: string,
+    @Param('processId') processId: string,
+  ): Promise<OperatorImportDetail> {
+    return this.processes.retry(writer, tenant, processId);
+  }
+
+  @ApiOperation({
+    operationId: 'cancelImportProcess',
+    summary:
+      'Cancels an import that is under way (a stuck one): the import worker ends it as failed; a stage still ' +
+      'running does not move it on',
+  })
+  @ApiJsonAnswer('OperatorImportDetail', { status: 202, description: 'Accepted: the worker ends it' })
+  @ApiConflict('The import has ended, or its cancellation was asked for already')
+  @Post(':processId/cancel')
+  @HttpCode(202)
+  cancel(
+    @Writer() writer: WriteContext,
+    @Param('tenant') tenant: string,
+    @Param('processId') processId: string,
+  ): Promise<OperatorImportDetail> {
+    return this.processes.cancel(writer, tenant, processId);
+  }
+}
