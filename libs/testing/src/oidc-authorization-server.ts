@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, importPKCS8, type JWK } from 'jose';
 import type { ClientMetadata, default as Provider } from 'oidc-provider';
 import {
   handleInteraction,
@@ -49,6 +49,13 @@ export const ADMIN_RESOURCE = 'https://admin.broker-platform.test/';
 const SCOPE = 'service.imports';
 const ADMIN_SCOPES = PERSON_SCOPES;
 
+/** Where the server listens, the key it signs with, and the administration's resource (all made up unless given). */
+export interface OidcServerSetup {
+  port?: number;
+  signingKeyPem?: string;
+  adminResource?: string;
+}
+
 /** People who log in at the server's own pages, and the web applications they log in to (the operator console). */
 export interface OidcInteractiveLogins {
   people: OidcPerson[];
@@ -66,18 +73,20 @@ export async function startOidcAuthorizationServer(
   accounts: OidcServiceAccount[],
   tokenSeconds = 300,
   logins: OidcInteractiveLogins = { people: [], webClients: [] },
+  setup: OidcServerSetup = {},
 ): Promise<OidcAuthorizationServer> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(setup.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const issuer = `http://127.0.0.1:${port}`;
-  let keys = [await signingKey()];
+  const adminResource = setup.adminResource ?? ADMIN_RESOURCE;
+  let keys = [setup.signingKeyPem ? await keyOf(setup.signingKeyPem) : await signingKey()];
   const serve = async () => {
-    const current = await provider(issuer, accounts, logins, keys, tokenSeconds);
+    const current = await provider(issuer, { accounts, logins, adminResource }, keys, tokenSeconds);
     const handle = current.callback();
     server.removeAllListeners('request');
     server.on('request', (request, response) => {
-      handleInteraction(current, logins.people, ADMIN_RESOURCE, request, response).then(
+      handleInteraction(current, logins.people, adminResource, request, response).then(
         (handled) => {
           if (!handled) void handle(request, response);
         },
@@ -107,7 +116,7 @@ export async function startOidcAuthorizationServer(
     },
     adminServiceEnv: {
       ADMIN_OAUTH_ISSUER: issuer,
-      ADMIN_OAUTH_AUDIENCE: ADMIN_RESOURCE,
+      ADMIN_OAUTH_AUDIENCE: adminResource,
       ADMIN_OAUTH_JWKS_URL: `${issuer}/jwks`,
       ADMIN_OAUTH_TOKEN_URL: `${issuer}/token`,
     },
@@ -123,6 +132,12 @@ export async function startOidcAuthorizationServer(
 
 let keyCount = 0;
 
+/** The development key (PKCS #8 PEM) as the provider's signing key. */
+async function keyOf(pem: string): Promise<JWK> {
+  const key = await importPKCS8(pem, 'RS256', { extractable: true });
+  return { ...(await exportJWK(key)), kid: 'dev-login-key', alg: 'RS256', use: 'sig' };
+}
+
 /** An RS256 signing key as a private JWK with a `kid` of its own. */
 async function signingKey(): Promise<JWK> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
@@ -134,8 +149,11 @@ const WEB_SCOPES = ['openid', 'profile', 'offline_access', ...Object.values(ADMI
 /** The provider for the accounts and logins, signing with the first of `keys` and publishing all of them. */
 async function provider(
   issuer: string,
-  accounts: OidcServiceAccount[],
-  logins: OidcInteractiveLogins,
+  {
+    accounts,
+    logins,
+    adminResource,
+  }: { accounts: OidcServiceAccount[]; logins: OidcInteractiveLogins; adminResource: string },
   keys: JWK[],
   tokenSeconds: number,
 ): Promise<Provider> {
@@ -192,11 +210,11 @@ async function provider(
         enabled: true,
         defaultResource: (_context, client) =>
           byClient.get(String(client?.clientId))?.role || webClientIds.has(String(client?.clientId))
-            ? ADMIN_RESOURCE
+            ? adminResource
             : IMPORT_RESOURCE,
         useGrantedResource: () => true,
         getResourceServerInfo: (_context, resource) => ({
-          scope: resource === ADMIN_RESOURCE ? Object.values(ADMIN_SCOPES).join(' ') : SCOPE,
+          scope: resource === adminResource ? Object.values(ADMIN_SCOPES).join(' ') : SCOPE,
           accessTokenTTL: tokenSeconds,
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg: 'RS256' } },

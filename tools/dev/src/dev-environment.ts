@@ -12,12 +12,25 @@ interface DevelopmentSecrets {
   devTokenPrivateKey: string;
   /** Signs the calculation service's login tokens in development. */
   CALC_JWT_PRIVATE_KEY: string;
+  /** The operator console as a client of the development login provider, and its sessions' key. */
+  ADMIN_CONSOLE_CLIENT_SECRET: string;
+  ADMIN_SESSION_SECRET: string;
 }
 
 export const DEV_OAUTH_ISSUER = 'https://auth.dev.broker-platform.local/';
 export const DEV_OAUTH_AUDIENCE = 'broker-platform-import';
-/** The administration service's audience in development; its tokens are signed with the same development key. */
-export const DEV_ADMIN_OAUTH_AUDIENCE = 'broker-platform-admin';
+/**
+ * The administration service's audience in development (a URI: the console asks the login provider for tokens of
+ * this resource, RFC 8707); its tokens are signed with the same development key.
+ */
+export const DEV_ADMIN_OAUTH_AUDIENCE = 'https://admin.dev.broker-platform.local/';
+/** Where the development login provider (OpenID Connect, for the operator console) listens; `DEV_LOGIN_PORT`. */
+export const DEV_LOGIN_PORT = Number(process.env.DEV_LOGIN_PORT || 3006);
+/** The administration's token issuer in development: the login provider, whose tokens `pnpm token:dev` imitates. */
+export const DEV_ADMIN_OAUTH_ISSUER = `http://127.0.0.1:${DEV_LOGIN_PORT}`;
+export const DEV_CONSOLE_CLIENT_ID = 'broker-console';
+/** The console's address in development: through the local gateway (GATEWAY_PORT, 8080 unless set). */
+export const DEV_CONSOLE_URL = `http://127.0.0.1:${process.env.GATEWAY_PORT || 8080}/admin/console`;
 
 function rsaPrivateKeyPem(): string {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -41,6 +54,10 @@ function missingSecrets(stored: Partial<DevelopmentSecrets>): Partial<Developmen
       : { IMPORT_WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('base64') }),
     ...(stored.IMPORT_OAUTH_PUBLIC_KEY && stored.devTokenPrivateKey ? {} : generateKeyPair()),
     ...(stored.CALC_JWT_PRIVATE_KEY ? {} : { CALC_JWT_PRIVATE_KEY: rsaPrivateKeyPem() }),
+    ...(stored.ADMIN_CONSOLE_CLIENT_SECRET
+      ? {}
+      : { ADMIN_CONSOLE_CLIENT_SECRET: randomBytes(24).toString('base64url') }),
+    ...(stored.ADMIN_SESSION_SECRET ? {} : { ADMIN_SESSION_SECRET: randomBytes(32).toString('base64') }),
   };
 }
 
@@ -70,8 +87,13 @@ export function developmentDefaults(stateDir: string): Record<string, string> {
     IMPORT_OAUTH_ISSUER: DEV_OAUTH_ISSUER,
     IMPORT_OAUTH_AUDIENCE: DEV_OAUTH_AUDIENCE,
     ADMIN_OAUTH_PUBLIC_KEY: secrets.IMPORT_OAUTH_PUBLIC_KEY,
-    ADMIN_OAUTH_ISSUER: DEV_OAUTH_ISSUER,
+    ADMIN_OAUTH_ISSUER: DEV_ADMIN_OAUTH_ISSUER,
     ADMIN_OAUTH_AUDIENCE: DEV_ADMIN_OAUTH_AUDIENCE,
+    ADMIN_CONSOLE_OIDC_ISSUER: DEV_ADMIN_OAUTH_ISSUER,
+    ADMIN_CONSOLE_CLIENT_ID: DEV_CONSOLE_CLIENT_ID,
+    ADMIN_CONSOLE_CLIENT_SECRET: secrets.ADMIN_CONSOLE_CLIENT_SECRET,
+    ADMIN_CONSOLE_BASE_URL: DEV_CONSOLE_URL,
+    ADMIN_SESSION_SECRET: secrets.ADMIN_SESSION_SECRET,
     IMPORT_STORAGE_DIR: path.join(stateDir, 'import-files'),
   };
 }

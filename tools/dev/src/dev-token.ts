@@ -5,6 +5,7 @@ import { SignJWT } from 'jose';
 import { findWorkspaceRoot } from '@broker/local-services';
 import {
   DEV_ADMIN_OAUTH_AUDIENCE,
+  DEV_ADMIN_OAUTH_ISSUER,
   DEV_OAUTH_AUDIENCE,
   DEV_OAUTH_ISSUER,
   developmentSecrets,
@@ -38,7 +39,13 @@ function tokenOf(values: {
   'client-id'?: string;
   operator: boolean;
   admin: boolean;
-}): { claims: Record<string, string>; subject: string; audience: string; prefix: 'IMPORT' | 'ADMIN' } {
+}): {
+  claims: Record<string, string>;
+  subject: string;
+  audience: string;
+  issuer: string;
+  prefix: 'IMPORT' | 'ADMIN';
+} {
   if (values.operator && values.admin) throw new Error(`--operator and --admin exclude each other\n${USAGE}`);
   if (values.operator || values.admin) {
     const claims: Record<string, string> = values.operator
@@ -46,7 +53,13 @@ function tokenOf(values: {
       : { scope: 'platform.admin', tenant: values.tenant };
     const subject =
       values.subject === '01_01' ? (values.operator ? 'dev-operator' : 'dev-admin') : values.subject;
-    return { claims, subject, audience: DEV_ADMIN_OAUTH_AUDIENCE, prefix: 'ADMIN' };
+    return {
+      claims,
+      subject,
+      audience: DEV_ADMIN_OAUTH_AUDIENCE,
+      issuer: DEV_ADMIN_OAUTH_ISSUER,
+      prefix: 'ADMIN',
+    };
   }
   const clientId = values['client-id'];
   return {
@@ -58,6 +71,7 @@ function tokenOf(values: {
     },
     subject: clientId ?? values.subject,
     audience: DEV_OAUTH_AUDIENCE,
+    issuer: DEV_OAUTH_ISSUER,
     prefix: 'IMPORT',
   };
 }
@@ -80,12 +94,12 @@ async function main(): Promise<void> {
   if (!Number.isInteger(ttl) || ttl <= 0)
     throw new Error(`--ttl takes a positive number of seconds\n${USAGE}`);
   const secrets = developmentSecrets(path.join(findWorkspaceRoot(__dirname), '.local'));
-  const { claims, subject, audience, prefix } = tokenOf(values);
+  const { claims, subject, audience, issuer, prefix } = tokenOf(values);
   assertDevelopment(secrets.IMPORT_OAUTH_PUBLIC_KEY, prefix);
   const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256' })
     .setSubject(subject)
-    .setIssuer(DEV_OAUTH_ISSUER)
+    .setIssuer(issuer)
     .setAudience(audience)
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + ttl)

@@ -65,7 +65,8 @@ export function traceSampling(sampler = '', argument = ''): string {
   const base = (sampler || 'parentbased_always_on').replace(/^parentbased_/, '');
   if (base === 'always_on') return '* 01;';
   if (base === 'always_off') return '* 00;';
-  if (base !== 'traceidratio') throw new Error(`OTEL_TRACES_SAMPLER: ${sampler} is not a sampler the gateway knows`);
+  if (base !== 'traceidratio')
+    throw new Error(`OTEL_TRACES_SAMPLER: ${sampler} is not a sampler the gateway knows`);
   const ratio = argument === '' ? 1 : Number(argument);
   if (!DECIMAL_FRACTION.test(argument || '1') || ratio > 1)
     throw new Error('OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1');

@@ -109,7 +109,10 @@ export function planLocalGateway(
         Number(process.env.ADMIN_MASTER_DATA_MAX_BYTES || ADMIN_MAX_BODY_BYTES),
       ),
       ADMIN_ALLOWED_GEO: adminAllowedGeo(process.env.ADMIN_ALLOWED_CIDRS || LOCAL_ADMIN_ALLOWED_CIDRS),
-      GATEWAY_TRACE_SAMPLING: traceSampling(process.env.OTEL_TRACES_SAMPLER, process.env.OTEL_TRACES_SAMPLER_ARG),
+      GATEWAY_TRACE_SAMPLING: traceSampling(
+        process.env.OTEL_TRACES_SAMPLER,
+        process.env.OTEL_TRACES_SAMPLER_ARG,
+      ),
     },
   );
   return { port, args };

@@ -6,8 +6,9 @@ import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { findWorkspaceRoot, type LocalServices, resolveServices, stopChild } from '@broker/local-services';
 import { suite, type SuiteProcess } from './suite.js';
-import { developmentEnvironment } from './dev-environment.js';
-import { planLocalGateway } from './local-gateway.js';
+import { DEV_ADMIN_OAUTH_ISSUER, developmentEnvironment, developmentSecrets } from './dev-environment.js';
+import { DEV_CONSOLE_PEOPLE, startDevLogin } from './dev-login.js';
+import { ensureNginx, planLocalGateway } from './local-gateway.js';
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -204,6 +205,25 @@ async function startGateway(launches: Launch[], supervisor: Supervisor): Promise
   return `Gateway (nginx, deploy/gateway): http://127.0.0.1:${gateway.port}/api/v1/..., /api/..., /service/..., /admin/v1/...`;
 }
 
+/**
+ * The operator console's login in development: the development login provider, unless the caller configured a
+ * provider of their own. Without nginx the console is reached at the administration service itself. A line for the
+ * summary.
+ */
+async function startConsoleLogin(env: NodeJS.ProcessEnv, launches: Launch[]): Promise<string> {
+  if (env.ADMIN_CONSOLE_OIDC_ISSUER !== DEV_ADMIN_OAUTH_ISSUER)
+    return 'Console: logs in at ADMIN_CONSOLE_OIDC_ISSUER';
+  if (!ensureNginx()) {
+    const admin = launches.find((launch) => launch.name === 'admin-service')!;
+    env.ADMIN_CONSOLE_BASE_URL = `http://127.0.0.1:${admin.port}/admin/console`;
+  }
+  await startDevLogin(String(env.ADMIN_CONSOLE_BASE_URL), developmentSecrets(path.join(root, '.local')));
+  const people = DEV_CONSOLE_PEOPLE.map(
+    (person) => `${person.username} / ${person.password} (${person.role})`,
+  );
+  return `Operator console: ${env.ADMIN_CONSOLE_BASE_URL}/ (development login at ${DEV_ADMIN_OAUTH_ISSUER}: ${people.join(', ')})`;
+}
+
 function printLinks(launches: Launch[], gatewayLine: string): void {
   const width = Math.max(...launches.map((launch) => launch.name.length)) + 2;
   const lines = launches.flatMap((launch) =>
@@ -228,10 +248,11 @@ async function main(supervisor: Supervisor): Promise<void> {
   const dbCli = path.join('tools', 'dev', 'dist', 'db-cli.js');
   await supervisor.runStep('Migrating the database', [dbCli, 'migrate'], env);
   await supervisor.runStep('Seeding the demo data', [dbCli, 'seed'], env);
+  const consoleLine = await startConsoleLogin(env, launches);
   for (const launch of launches) supervisor.launch(launch, env);
   await waitUntilReady(launches, supervisor);
   const gatewayLine = await startGateway(launches, supervisor);
-  if (!supervisor.isStopping) printLinks(launches, gatewayLine);
+  if (!supervisor.isStopping) printLinks(launches, `${gatewayLine}\n${consoleLine}`);
 }
 
 const supervisor = new Supervisor();

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { type APIResponse, request } from 'playwright-core';
 import { findFreePort } from '@broker/local-services';
 import { createEmptyDatabase, type TestDatabase, testRedisUrl, waitFor } from '@broker/testing';
 import { nginxInstalled } from './gateway-process.js';
@@ -16,7 +17,7 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
 
   beforeAll(async () => {
     database = await createEmptyDatabase();
-    const ports = await Promise.all([1, 2, 3, 4, 5, 6].map(() => findFreePort()));
+    const ports = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(() => findFreePort()));
     gatewayPort = ports[4]!;
     suite = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/dev/dist/start-suite.js')], {
       env: {
@@ -29,6 +30,7 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
         BROKER_PORT: String(ports[3]),
         ADMIN_PORT: String(ports[5]),
         GATEWAY_PORT: String(gatewayPort),
+        DEV_LOGIN_PORT: String(ports[6]),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -55,6 +57,31 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
     expect(summary).toContain('Gateway (nginx, deploy/gateway)');
     expect(summary).toContain('Logs (JSON lines): .local/logs/<process>.log');
     expect(output).not.toMatch(/^\{"level"/m);
+  });
+
+  it('serves the operator console, logged in at the development login provider', async () => {
+    const consoleUrl = `http://127.0.0.1:${gatewayPort}/admin/console`;
+    expect(output).toContain(`Operator console: ${consoleUrl}/ (development login at http://127.0.0.1:`);
+    const browser = await request.newContext();
+    try {
+      const submit = async (page: APIResponse, form: Record<string, string>) => {
+        const action = /<form method="post" action="([^"]+)"/.exec(await page.text())?.[1];
+        if (!action) throw new Error(`No form at ${page.url()}`);
+        return browser.post(new URL(action, page.url()).href, { form });
+      };
+      const login = await browser.get(`${consoleUrl}/`);
+      const consent = await submit(login, { username: 'betrieb', password: 'betrieb-entwicklung' });
+      const consolePage = await submit(consent, {});
+      expect(consolePage.url()).toBe(`${consoleUrl}/`);
+      expect(await consolePage.text()).toContain('<div id="root"></div>');
+      expect(await (await browser.get(`${consoleUrl}/session`)).json()).toMatchObject({ role: 'operator' });
+      const tenants = await browser.get(`${consoleUrl}/api/v1/tenants`);
+      expect(
+        ((await tenants.json()) as { items: { id: string }[] }).items.map((tenant) => tenant.id),
+      ).toContain('demo');
+    } finally {
+      await browser.dispose();
+    }
   });
 
   it('serves every area through its gateway, and an unknown path in JSON', async () => {

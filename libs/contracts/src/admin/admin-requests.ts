@@ -320,7 +320,7 @@ function OptionalTime(property: string): PropertyDecorator {
   return (target, key) => {
     IsOptional()(target, key);
     IsRfc3339Time(property)(target, key);
-    JSONSchema({ type: 'string', format: 'date-time' })(target, key);
+    JSONSchema({ type: 'string', format: 'date-time' })(target, String(key));
   };
 }
 
