@@ -47,6 +47,9 @@ export function Layout() {
                   </NavLink>
                 </li>
               ))}
+            <li>
+              <a href="/admin/console/queues/">Warteschlangen</a>
+            </li>
           </ul>
         </nav>
         <p className="who">

@@ -26,6 +26,8 @@ export const adminEnvShape = {
    */
   REDIS_URL: env.redisUrl().optional(),
   IMPORT_QUEUE_PREFIX: env.text('bull'),
+  /** The broker service's BROKER_REDIS_PREFIX: the console's queue board shows its queue of customer messages. */
+  BROKER_REDIS_PREFIX: env.text('broker:'),
   /** The operator console (/admin/console/): the OpenID provider people log in at (its discovery document's issuer). */
   ADMIN_CONSOLE_OIDC_ISSUER: env.httpUrl(),
   /** The console as a confidential client of that provider. */

@@ -26,3 +26,9 @@ export const STAGE_JOB_OPTIONS = {
   removeOnComplete: true,
   removeOnFail: true,
 } as const;
+
+/** The import service's queue of webhook deliveries (under the same prefix as the pipeline's). */
+export const IMPORT_WEBHOOK_QUEUE = 'import-webhooks';
+
+/** The broker service's queue of customer messages (under `{BROKER_REDIS_PREFIX}queue`). */
+export const NOTIFICATION_QUEUE = 'notifications';

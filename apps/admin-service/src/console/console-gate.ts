@@ -7,10 +7,13 @@ import { authenticateAdmin } from '../auth/admin-principal.js';
 import type { ConsoleSession, ConsoleSessions } from './console-sessions.js';
 import { consolePage } from './console-pages.js';
 import type { OpenIdLogin } from './openid-login.js';
+import type { QueueBoards } from './queue-board.js';
 
 export const CONSOLE_PATH = '/admin/console';
 /** The console's data: the administration API (/admin/v1) with the session's access token. */
 const API_PREFIX = `${CONSOLE_PATH}/api/v1/`;
+/** The queue board (bull-board): read-only for a tenant's administrator, with job actions for operators. */
+export const QUEUE_BOARD_PATH = `${CONSOLE_PATH}/queues`;
 const SESSION_COOKIE = 'broker_console_session';
 const LOGIN_COOKIE = 'broker_console_login';
 const CSRF_HEADER = 'x-csrf-token';
@@ -25,6 +28,8 @@ export interface ConsoleGateSettings {
   indexHtml: string | null;
   sessions: ConsoleSessions;
   login: OpenIdLogin;
+  /** The queue board; null without Redis. */
+  boards: QueueBoards | null;
 }
 
 type Handler = (request: Request, response: Response) => Promise<void>;
@@ -70,8 +75,40 @@ export class ConsoleGate {
     const route = this.routes[`${request.method} ${path}`];
     if (route) return route(request, response);
     if (path.startsWith(API_PREFIX)) return this.forwardToApi(request, response, next);
+    if (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`))
+      return this.serveBoard(request, response, next);
     if (isPageRequest(request.method, path)) return this.servePage(request, response);
     next();
+  }
+
+  /**
+   * The queue board for the session's person: operators get job actions, a tenant's administrator a read-only board.
+   * A page without a session goes to the login, its data is a 401; a write must come from the console's origin.
+   */
+  private async serveBoard(request: Request, response: Response, next: NextFunction): Promise<void> {
+    const { boards } = this.settings;
+    if (!boards) throw new DomainError(ErrorCode.RouteNotFound, 'The queue board needs REDIS_URL');
+    const isPage = request.method === 'GET' && !/\/(api|static)\//.test(request.path);
+    const session = await this.sessionOf(request);
+    if (!session && isPage) return response.redirect(302, this.loginPath(request.url));
+    if (!session) throw new DomainError(ErrorCode.AuthenticationRequired, 'Log in to the console first');
+    if (!SAFE_METHODS.has(request.method)) {
+      if (request.headers.origin !== this.settings.baseUrl.origin)
+        throw new DomainError(
+          ErrorCode.Forbidden,
+          'A write to the console must come from the console itself',
+        );
+      if (session.role !== 'operator')
+        throw new DomainError(ErrorCode.Forbidden, 'Only operators act on the queues');
+    }
+    response.setHeader('Cache-Control', 'no-store');
+    const board = session.role === 'operator' ? boards.forOperators : boards.readOnly;
+    const url = request.url;
+    request.url = url.slice(QUEUE_BOARD_PATH.length) || '/';
+    board(request, response, (error?: unknown) => {
+      request.url = url;
+      next(error);
+    });
   }
 
   /** The console's page, for a person with a session; else the way to the login, and back to this page. */

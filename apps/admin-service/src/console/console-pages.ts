@@ -17,21 +17,27 @@ export function consolePage(title: string, message: string, link: { href: string
 /**
  * The headers of everything under /admin/console/: scripts, styles and data from the console's own origin only (no
  * inline script or style, no eval), images also as data: URLs (the QR codes), never framed, no referrer, and HSTS
- * when the console is served over https.
+ * when the console is served over https. The queue board's page (bull-board) keeps its scripts to files as well but
+ * needs inline styles and its <base>.
  */
-export function consoleSecurityHeaders(baseUrl: URL): RequestHandler {
+export function consoleSecurityHeaders(
+  baseUrl: URL,
+  page: 'console' | 'queue-board' = 'console',
+): RequestHandler {
+  // bull-board's page sets its <base> and styles elements inline; its scripts are files like the console's.
+  const board = page === 'queue-board';
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
+        styleSrc: board ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],
-        baseUri: ["'none'"],
+        baseUri: board ? ["'self'"] : ["'none'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
       },

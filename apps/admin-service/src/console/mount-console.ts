@@ -1,9 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AdminConfig } from '../config.js';
-import { CONSOLE_PATH, ConsoleGate } from './console-gate.js';
+import type { Server } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import { CONSOLE_PATH, ConsoleGate, QUEUE_BOARD_PATH } from './console-gate.js';
 import { assetFiles, consoleAssets, consoleSecurityHeaders } from './console-pages.js';
 import { ConsoleSessions } from './console-sessions.js';
+import { QueueBoards } from './queue-board.js';
 import { OpenIdLogin } from './openid-login.js';
 
 type ConsoleConfig = Pick<
@@ -17,11 +20,15 @@ type ConsoleConfig = Pick<
   | 'ADMIN_OAUTH_AUDIENCE'
   | 'ADMIN_CONSOLE_SESSION_HOURS'
   | 'ADMIN_CONSOLE_IDLE_MINUTES'
+  | 'REDIS_URL'
+  | 'IMPORT_QUEUE_PREFIX'
+  | 'BROKER_REDIS_PREFIX'
 >;
 
 /**
  * The operator console at /admin/console/ (beyond the spec), when its variables are set (the configuration allows
- * all or none): its security headers, its built scripts and styles, and its gate (login, session, API, page).
+ * all or none): its security headers, its built scripts and styles, and its gate (login, session, API, page, and
+ * the queue board when REDIS_URL is set).
  */
 export function mountConsole(app: INestApplication, config: ConsoleConfig): void {
   const { ADMIN_CONSOLE_OIDC_ISSUER, ADMIN_CONSOLE_CLIENT_ID, ADMIN_CONSOLE_CLIENT_SECRET } = config;
@@ -36,11 +43,27 @@ export function mountConsole(app: INestApplication, config: ConsoleConfig): void
     return;
   const baseUrl = new URL(ADMIN_CONSOLE_BASE_URL.replace(/\/+$/, ''));
   const assets = consoleAssets();
-  app.use(CONSOLE_PATH, consoleSecurityHeaders(baseUrl));
+  const consoleHeaders = consoleSecurityHeaders(baseUrl);
+  app.use(QUEUE_BOARD_PATH, consoleSecurityHeaders(baseUrl, 'queue-board'));
+  app.use(CONSOLE_PATH, (request: Request, response: Response, next: NextFunction) =>
+    request.originalUrl.startsWith(QUEUE_BOARD_PATH) ? next() : consoleHeaders(request, response, next),
+  );
   app.use(`${CONSOLE_PATH}/assets`, assetFiles(assets.directory));
+  const boards = config.REDIS_URL
+    ? new QueueBoards(
+        {
+          redisUrl: config.REDIS_URL,
+          importPrefix: config.IMPORT_QUEUE_PREFIX,
+          brokerPrefix: config.BROKER_REDIS_PREFIX,
+        },
+        QUEUE_BOARD_PATH,
+      )
+    : null;
+  if (boards) (app.getHttpServer() as Server).once('close', () => void boards.close());
   ConsoleGate.mount(app, {
     baseUrl,
     indexHtml: assets.indexHtml,
+    boards,
     sessions: new ConsoleSessions(app.get(DataSource), ADMIN_SESSION_SECRET, {
       absoluteMs: config.ADMIN_CONSOLE_SESSION_HOURS * 3_600_000,
       idleMs: config.ADMIN_CONSOLE_IDLE_MINUTES * 60_000,

@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { type ConnectionOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { ApiKeyCipher } from '@broker/auth';
+import { NOTIFICATION_QUEUE } from '@broker/contracts';
 import { queueTelemetry } from '@broker/telemetry';
 import { DataSource } from 'typeorm';
 import { LINK_PLACEHOLDER, OutboxRepository } from './outbox.repository.js';
@@ -17,7 +18,6 @@ import {
   PermanentDeliveryError,
 } from './senders.js';
 
-export const NOTIFICATION_QUEUE = 'notifications';
 export const NOTIFICATION_QUEUE_SETTINGS = Symbol('NOTIFICATION_QUEUE_SETTINGS');
 
 export interface NotificationQueueSettings {

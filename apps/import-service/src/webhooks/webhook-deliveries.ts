@@ -7,12 +7,12 @@ import {
 } from '@nestjs/common';
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
 import { inSpan, queueTelemetry } from '@broker/telemetry';
+import { IMPORT_WEBHOOK_QUEUE } from '@broker/contracts';
 import { DataSource } from 'typeorm';
 import { WebhookSecretCipher } from './webhook-secrets.js';
 import { sendWebhook } from './webhook-sender.js';
 import type { WebhookUrlPolicy } from './webhook-url.js';
 
-export const WEBHOOK_QUEUE = 'import-webhooks';
 export const WEBHOOK_DELIVERY_SETTINGS = Symbol('WEBHOOK_DELIVERY_SETTINGS');
 
 export interface WebhookDeliverySettings {
@@ -81,8 +81,8 @@ export class WebhookDeliveries implements OnApplicationBootstrap, BeforeApplicat
   onApplicationBootstrap(): void {
     const { connection, queuePrefix: prefix } = this.settings;
     const telemetry = queueTelemetry();
-    this.queue = new Queue<DeliveryJob>(WEBHOOK_QUEUE, { connection, prefix, ...telemetry });
-    this.worker = new Worker<DeliveryJob>(WEBHOOK_QUEUE, (job) => this.deliver(job.data.deliveryId), {
+    this.queue = new Queue<DeliveryJob>(IMPORT_WEBHOOK_QUEUE, { connection, prefix, ...telemetry });
+    this.worker = new Worker<DeliveryJob>(IMPORT_WEBHOOK_QUEUE, (job) => this.deliver(job.data.deliveryId), {
       connection,
       prefix,
       ...telemetry,
