@@ -22,7 +22,7 @@ import { CSV_LIMIT_BYTES, CsvBodyInterceptor } from './master-data/csv-body.inte
 import { MasterDataController } from './master-data/master-data.controller.js';
 import { ImportProcessesController } from './operations/import-processes.controller.js';
 import { OutboxMessagesController } from './operations/outbox-messages.controller.js';
-import { BullImportPipelineQueue } from './operations/pipeline-queue.js';
+import { PlatformQueueClients } from './operations/platform-queue-clients.js';
 import { WebhookEndpointsController } from './operations/webhook-endpoints.controller.js';
 import { TenantsController } from './tenants/tenants.controller.js';
 
@@ -82,17 +82,21 @@ export class AppModule {
           inject: [DataSource],
         },
         {
-          provide: BullImportPipelineQueue,
+          provide: PlatformQueueClients,
           useFactory: () =>
             config.REDIS_URL
-              ? new BullImportPipelineQueue(config.REDIS_URL, config.IMPORT_QUEUE_PREFIX)
+              ? new PlatformQueueClients({
+                  redisUrl: config.REDIS_URL,
+                  importPrefix: config.IMPORT_QUEUE_PREFIX,
+                  brokerPrefix: config.BROKER_REDIS_PREFIX,
+                })
               : null,
         },
         {
           provide: ImportProcessOperations,
-          useFactory: (db: DataSource, queue: BullImportPipelineQueue | null) =>
-            new ImportProcessOperations(db, queue),
-          inject: [DataSource, BullImportPipelineQueue],
+          useFactory: (db: DataSource, queues: PlatformQueueClients | null) =>
+            new ImportProcessOperations(db, queues),
+          inject: [DataSource, PlatformQueueClients],
         },
         {
           provide: WebhookEndpointOperations,
@@ -101,8 +105,9 @@ export class AppModule {
         },
         {
           provide: OutboxMessageOperations,
-          useFactory: (db: DataSource) => new OutboxMessageOperations(db),
-          inject: [DataSource],
+          useFactory: (db: DataSource, queues: PlatformQueueClients | null) =>
+            new OutboxMessageOperations(db, queues),
+          inject: [DataSource, PlatformQueueClients],
         },
         { provide: CSV_LIMIT_BYTES, useValue: config.ADMIN_MASTER_DATA_MAX_BYTES },
         CsvBodyInterceptor,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Queue } from 'bullmq';
-import { IMPORT_PIPELINE_QUEUE, type StageJob } from '@broker/contracts';
+import { IMPORT_PIPELINE_QUEUE, NOTIFICATION_QUEUE, type StageJob } from '@broker/contracts';
 import { redisConnection } from '@broker/platform';
 import { createTestRedisNamespace, type TestRedisNamespace } from '@broker/testing';
 import { type AdminTestApp, startAdminTestApp } from './admin-test-app.js';
@@ -19,7 +19,11 @@ describe('administration: imports, webhook endpoints and customer messages', () 
 
   beforeAll(async () => {
     redis = createTestRedisNamespace();
-    t = await startAdminTestApp({ REDIS_URL: redis.url, IMPORT_QUEUE_PREFIX: redis.prefix });
+    t = await startAdminTestApp({
+      REDIS_URL: redis.url,
+      IMPORT_QUEUE_PREFIX: redis.prefix,
+      BROKER_REDIS_PREFIX: `${redis.prefix}:broker:`,
+    });
     queue = new Queue<StageJob>(IMPORT_PIPELINE_QUEUE, {
       connection: redisConnection(redis.url),
       prefix: redis.prefix,
@@ -280,6 +284,16 @@ describe('administration: imports, webhook endpoints and customer messages', () 
       .call(demoAdmin, 'post', `/tenants/demo/outbox-messages/${plain}/resend`)
       .expect(200);
     expect(resent.body).toMatchObject({ status: 'pending', attempts: 0, last_error: null });
+    // Handed to the broker service's delivery at once, keyed as it keys its jobs.
+    const notifications = new Queue(NOTIFICATION_QUEUE, {
+      connection: redisConnection(redis.url),
+      prefix: `${redis.prefix}:broker:queue`,
+    });
+    try {
+      expect((await notifications.getJob(`message-${plain}`))?.data).toEqual({ messageId: plain });
+    } finally {
+      await notifications.close();
+    }
     await t.call(demoAdmin, 'post', `/tenants/demo/outbox-messages/${withLink}/resend`).expect(409);
     await t
       .call(await t.adminToken('nord'), 'post', `/tenants/nord/outbox-messages/${plain}/resend`)

@@ -2,9 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { findFreePort } from '@broker/local-services';
-import { collectPageProblems, launchChromium, waitFor } from '@broker/testing';
+import { collectPageProblems, launchChromium, TestMailServer, waitFor } from '@broker/testing';
 import { type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
-import { TestMailServer } from './message-receivers.js';
 
 /**
  * The broker service listening on a port of its own, with a test SMTP server for the links, and headless

@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { waitFor } from '@broker/testing';
+import { TestMailServer, TestSmsGateway, waitFor } from '@broker/testing';
 import { FIXTURE_API_CLIENTS, FIXTURE_EMPLOYEES } from './employee-fixture.js';
 import { type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
-import { TestMailServer, TestSmsGateway } from './message-receivers.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const tokenIn = (text: string) => /token=([A-Za-z0-9_-]{43})/.exec(text)?.[1];

@@ -6,6 +6,14 @@ import { pageOf, type PageRequest } from './paging.js';
 import { utc } from './sql.js';
 import { tenantIdOf } from './tenants.js';
 
+/**
+ * Hands a message to the broker service's delivery at once. Without one the broker service's sweep takes the message
+ * up (NOTIFY_SWEEP_INTERVAL_MS).
+ */
+export interface CustomerMessageQueue {
+  deliverNow(messageId: string): Promise<void>;
+}
+
 export interface OutboxMessageFilter {
   status?: OutboxMessageView['status'];
   channel?: OutboxMessageView['channel'];
@@ -25,11 +33,13 @@ const MESSAGE_FROM = `broker.outbox_message m
 
 /**
  * The messages to a tenant's customers (e-mail, SMS) in the broker service's outbox: what waits, what failed and
- * why; a message that failed or waits is sent again (the broker service's delivery takes pending messages up on its
- * next sweep, NOTIFY_SWEEP_INTERVAL_MS). Resending is audited; the text is never shown (it may hold personal data).
+ * why; a message that failed or waits is sent again, at once. Resending is audited; the text is never shown (it may hold personal data).
  */
 export class OutboxMessageOperations {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly delivery: CustomerMessageQueue | null,
+  ) {}
 
   async list(tenantCode: string, filter: OutboxMessageFilter, page: PageRequest): Promise<OutboxMessagePage> {
     const db = this.db.manager;
@@ -57,7 +67,7 @@ export class OutboxMessageOperations {
 
   /** resendOutboxMessage: the message pending again with fresh attempts. */
   async resend(context: WriteContext, tenantCode: string, messageId: string): Promise<OutboxMessageView> {
-    return inTransaction(this.db, context, async (tx) => {
+    const resent = await inTransaction(this.db, context, async (tx) => {
       const tenantId = await tenantIdOf(tx, tenantCode);
       const message = await this.message(tx, tenantId, messageId, 'FOR UPDATE OF m');
       if (message.status === 'sent') throw conflict('The message was sent already');
@@ -75,6 +85,8 @@ export class OutboxMessageOperations {
       });
       return this.message(tx, tenantId, messageId);
     });
+    await this.delivery?.deliverNow(messageId);
+    return resent;
   }
 
   private async message(

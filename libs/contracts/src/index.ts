@@ -1,5 +1,5 @@
 export * from './import-process.js';
-export * from './import-pipeline-jobs.js';
+export * from './platform-queues.js';
 export * from './import-requests.js';
 export * from './area-c/index.js';
 export * from './area-b/index.js';

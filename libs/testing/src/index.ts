@@ -16,3 +16,4 @@ export * from './documented-responses.js';
 export * from './event-stream.js';
 export * from './chromium.js';
 export * from './console-provider.js';
+export * from './message-receivers.js';

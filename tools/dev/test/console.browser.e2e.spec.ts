@@ -4,7 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import type { Page } from 'playwright-core';
 import { createEmployeeClient } from '@broker/client';
-import { CONSOLE_PEOPLE, describeWithChromium, tabTo, waitFor, writeGdvPortfolio } from '@broker/testing';
+import { findFreePort } from '@broker/local-services';
+import {
+  CONSOLE_PEOPLE,
+  describeWithChromium,
+  tabTo,
+  TestMailServer,
+  waitFor,
+  writeGdvPortfolio,
+} from '@broker/testing';
 import { ConsoleBrowser, seriousViolations } from './console-browser.js';
 import { nginxInstalled } from './gateway-process.js';
 
@@ -21,14 +29,19 @@ async function gdvFile(policyPrefix: string, contracts = 200): Promise<Buffer> {
 
 (nginxInstalled(suite) ? describeWithChromium(suite) : describe.skip)(suite, () => {
   let harness: ConsoleBrowser;
+  let smtpPort: number;
 
   beforeAll(async () => {
+    smtpPort = await findFreePort();
     harness = await ConsoleBrowser.start('console', {
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       IMPORT_WEBHOOK_ALLOW_HTTP: 'true',
       IMPORT_WEBHOOK_DISPATCH_MS: '100',
       IMPORT_WEBHOOK_RETRY_BASE_MS: '20',
       IMPORT_WEBHOOK_RETRY_MAX_MS: '50',
+      // Nothing listens there until the test starts its mail server: messages wait in the outbox.
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      NOTIFY_SWEEP_INTERVAL_MS: '300',
     });
   }, 120_000);
   afterAll(async () => {
@@ -388,4 +401,61 @@ async function gdvFile(policyPrefix: string, contracts = 200): Promise<Buffer> {
     expect(pause.status()).toBe(403);
     await tenantAdmin.context().close();
   }, 90_000);
+
+  it('resends a customer message that waited in the outbox while the mail server was away', async () => {
+    const page = await harness.newPage();
+    await harness.logIn(page, CONSOLE_PEOPLE.anna);
+    const session = (await (await page.request.get(`${harness.consoleUrl}/session`)).json()) as {
+      csrf_token: string;
+    };
+    const write = (path: string, data: object) =>
+      page.request.post(`${harness.consoleUrl}/api/v1/tenants/demo${path}`, {
+        data,
+        headers: { 'X-CSRF-Token': session.csrf_token },
+      });
+    expect(
+      (await write('/brokers/V1000/employees', { number: 'M1_01', name: 'Mia Mitarbeiterin' })).status(),
+    ).toBe(201);
+    const client = (await (await write('/brokers/V1000/api-clients', {})).json()) as {
+      api_id: string;
+      api_key: string;
+    };
+    const employee = createEmployeeClient({
+      baseUrl: `${harness.gateway.url}/service/demo/employee/1.0/rest`,
+      apiId: client.api_id,
+      apiKey: client.api_key,
+      batch: false,
+      cache: false,
+    });
+    const created = await employee.POST('/{ma}/kunden', {
+      params: { path: { ma: 'M1_01' } },
+      body: {
+        Person: { Typ: 'natuerlich', Vorname: 'Olaf', Nachname: 'Outbox' },
+        Kontaktdaten: [{ Kontext: 'privat', Typ: 'email', Value: 'olaf@example.com' }],
+      },
+    } as never);
+    expect(created.response.status).toBe(200);
+
+    await page.getByRole('link', { name: 'Nachrichten' }).click();
+    const row = page.getByRole('row', { name: /olaf@example\.com/ }).first();
+    await waitFor(async () => {
+      await page.reload();
+      return /ECONNREFUSED|connect/i.test(await row.innerText().catch(() => '')) || undefined;
+    }, 30_000);
+    await checkPage(page, 'anna-15-messages-waiting');
+
+    const mail = await TestMailServer.start(smtpPort);
+    try {
+      await row.getByRole('button', { name: /^Erneut senden/ }).click();
+      await page.getByText('Nachricht an olaf@example.com wird erneut gesendet.').waitFor();
+      await waitFor(() => mail.mails.find((received) => received.to.includes('olaf@example.com')), 30_000);
+      await waitFor(async () => {
+        await page.reload();
+        return (await row.innerText()).includes('gesendet') || undefined;
+      }, 30_000);
+    } finally {
+      await mail.close();
+    }
+    await page.context().close();
+  }, 120_000);
 });

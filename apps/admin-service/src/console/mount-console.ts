@@ -1,11 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AdminConfig } from '../config.js';
-import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { CONSOLE_PATH, ConsoleGate, QUEUE_BOARD_PATH } from './console-gate.js';
 import { assetFiles, consoleAssets, consoleSecurityHeaders } from './console-pages.js';
 import { ConsoleSessions } from './console-sessions.js';
+import { PlatformQueueClients } from '../operations/platform-queue-clients.js';
 import { QueueBoards } from './queue-board.js';
 import { OpenIdLogin } from './openid-login.js';
 
@@ -20,15 +20,12 @@ type ConsoleConfig = Pick<
   | 'ADMIN_OAUTH_AUDIENCE'
   | 'ADMIN_CONSOLE_SESSION_HOURS'
   | 'ADMIN_CONSOLE_IDLE_MINUTES'
-  | 'REDIS_URL'
-  | 'IMPORT_QUEUE_PREFIX'
-  | 'BROKER_REDIS_PREFIX'
 >;
 
 /**
  * The operator console at /admin/console/ (beyond the spec), when its variables are set (the configuration allows
  * all or none): its security headers, its built scripts and styles, and its gate (login, session, API, page, and
- * the queue board when REDIS_URL is set).
+ * the queue board when the platform's queues are there: REDIS_URL).
  */
 export function mountConsole(app: INestApplication, config: ConsoleConfig): void {
   const { ADMIN_CONSOLE_OIDC_ISSUER, ADMIN_CONSOLE_CLIENT_ID, ADMIN_CONSOLE_CLIENT_SECRET } = config;
@@ -49,21 +46,13 @@ export function mountConsole(app: INestApplication, config: ConsoleConfig): void
     request.originalUrl.startsWith(QUEUE_BOARD_PATH) ? next() : consoleHeaders(request, response, next),
   );
   app.use(`${CONSOLE_PATH}/assets`, assetFiles(assets.directory));
-  const boards = config.REDIS_URL
-    ? new QueueBoards(
-        {
-          redisUrl: config.REDIS_URL,
-          importPrefix: config.IMPORT_QUEUE_PREFIX,
-          brokerPrefix: config.BROKER_REDIS_PREFIX,
-        },
-        QUEUE_BOARD_PATH,
-      )
-    : null;
-  if (boards) (app.getHttpServer() as Server).once('close', () => void boards.close());
+  const queues = app.get<PlatformQueueClients, PlatformQueueClients | null>(PlatformQueueClients, {
+    strict: false,
+  });
   ConsoleGate.mount(app, {
     baseUrl,
     indexHtml: assets.indexHtml,
-    boards,
+    boards: queues ? new QueueBoards(queues.all, QUEUE_BOARD_PATH) : null,
     sessions: new ConsoleSessions(app.get(DataSource), ADMIN_SESSION_SECRET, {
       absoluteMs: config.ADMIN_CONSOLE_SESSION_HOURS * 3_600_000,
       idleMs: config.ADMIN_CONSOLE_IDLE_MINUTES * 60_000,

@@ -3,20 +3,9 @@ import { join } from 'node:path';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import ejs from 'ejs';
 import type { NextFunction, Request, Response } from 'express';
-import { IMPORT_PIPELINE_QUEUE, IMPORT_WEBHOOK_QUEUE, NOTIFICATION_QUEUE } from '@broker/contracts';
-import { redisConnection } from '@broker/platform';
-
-/** The platform's queues: where each service keeps them in Redis. */
-export interface PlatformQueues {
-  redisUrl: string;
-  /** The import service's IMPORT_QUEUE_PREFIX (its pipeline and its webhook deliveries). */
-  importPrefix: string;
-  /** The broker service's BROKER_REDIS_PREFIX (its customer messages are queued under `{prefix}queue`). */
-  brokerPrefix: string;
-}
 
 /**
  * bull-board's Express adapter with its page made fit for the console's content-security policy: the page is
@@ -53,27 +42,19 @@ class ConsoleBoardAdapter extends ExpressAdapter {
 type BoardHandler = (request: Request, response: Response, next: NextFunction) => void;
 
 /**
- * The console's queue board (bull-board) at `basePath`: one for operators (job actions: retry, promote, remove,
- * clean) and one read-only, over the same queues.
+ * The console's queue board (bull-board) at `basePath` over the platform's queues: one for operators (job actions:
+ * retry, promote, remove, clean) and one read-only.
  */
 export class QueueBoards {
-  private readonly queues: Queue[];
   readonly forOperators: BoardHandler;
   readonly readOnly: BoardHandler;
 
-  constructor(platform: PlatformQueues, basePath: string) {
-    const connection = redisConnection(platform.redisUrl);
-    this.queues = [
-      new Queue(IMPORT_PIPELINE_QUEUE, { connection, prefix: platform.importPrefix }),
-      new Queue(IMPORT_WEBHOOK_QUEUE, { connection, prefix: platform.importPrefix }),
-      new Queue(NOTIFICATION_QUEUE, { connection, prefix: `${platform.brokerPrefix}queue` }),
-    ];
+  constructor(
+    private readonly queues: Queue[],
+    basePath: string,
+  ) {
     this.forOperators = this.board(basePath, false);
     this.readOnly = this.board(basePath, true);
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.queues.map((queue) => queue.close()));
   }
 
   private board(basePath: string, readOnlyMode: boolean): BoardHandler {

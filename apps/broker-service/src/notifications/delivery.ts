@@ -7,7 +7,13 @@ import {
 } from '@nestjs/common';
 import { type ConnectionOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { ApiKeyCipher } from '@broker/auth';
-import { NOTIFICATION_QUEUE } from '@broker/contracts';
+import {
+  NOTIFICATION_JOB_NAME,
+  NOTIFICATION_JOB_OPTIONS,
+  NOTIFICATION_QUEUE,
+  type NotificationJob,
+  notificationJobId,
+} from '@broker/contracts';
 import { queueTelemetry } from '@broker/telemetry';
 import { DataSource } from 'typeorm';
 import { LINK_PLACEHOLDER, OutboxRepository } from './outbox.repository.js';
@@ -24,13 +30,6 @@ export interface NotificationQueueSettings {
   connection: ConnectionOptions;
   prefix: string;
 }
-
-const JOB_OPTIONS = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 2_000 },
-  removeOnComplete: true,
-  removeOnFail: true,
-} as const;
 
 /**
  * Delivers outbox messages: one BullMQ job per message (keyed by its id, so it is never queued twice), retried
@@ -88,7 +87,11 @@ export class MessageDelivery implements OnApplicationBootstrap, BeforeApplicatio
   async dispatch(messageIds: string[]): Promise<void> {
     try {
       for (const messageId of messageIds) {
-        await this.queue?.add('deliver', { messageId }, { ...JOB_OPTIONS, jobId: `message-${messageId}` });
+        const job: NotificationJob = { messageId };
+        await this.queue?.add(NOTIFICATION_JOB_NAME, job, {
+          ...NOTIFICATION_JOB_OPTIONS,
+          jobId: notificationJobId(job),
+        });
       }
     } catch (error) {
       // The messages are safe in the outbox; the sweep queues them.

@@ -1,5 +1,10 @@
 import type { ImportPipelineStatus } from './import-process.js';
 
+/*
+ * The platform's queues (BullMQ) and their jobs, as the services that own them and the administration (an operator's
+ * retry, resend or the queue board) use them.
+ */
+
 /**
  * The import pipeline's queue (BullMQ), as the import API, its worker and the administration (an operator's retry)
  * put work on it.
@@ -32,3 +37,21 @@ export const IMPORT_WEBHOOK_QUEUE = 'import-webhooks';
 
 /** The broker service's queue of customer messages (under `{BROKER_REDIS_PREFIX}queue`). */
 export const NOTIFICATION_QUEUE = 'notifications';
+
+/** Its one job: deliver outbox message `messageId`; keyed by the message, so it is never queued twice. */
+export interface NotificationJob {
+  messageId: string;
+}
+
+export const NOTIFICATION_JOB_NAME = 'deliver';
+
+export function notificationJobId(job: NotificationJob): string {
+  return `message-${job.messageId}`;
+}
+
+export const NOTIFICATION_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: true,
+  removeOnFail: true,
+} as const;
