@@ -19,7 +19,10 @@ export const STATUS_LABELS: Partial<Record<Status, string>> = {
   failed: 'fehlgeschlagen',
 };
 
+type Sort = '-started_at' | 'started_at' | '-updated_at' | 'updated_at';
+
 interface Filter {
+  sort?: Sort;
   status?: Status;
   broker?: string;
   from?: string;
@@ -60,6 +63,7 @@ export function ImportsPage() {
           // The same filter again asks again: the imports change by themselves.
           void queries.invalidateQueries({ queryKey: ['imports', tenant] });
           setFilter({
+            sort: (formText(form, 'sort') || undefined) as Sort | undefined,
             status: (formText(form, 'status') || undefined) as Status | undefined,
             broker: formText(form, 'broker').trim() || undefined,
             from: dayStart(formText(form, 'from')),
@@ -84,6 +88,14 @@ export function ImportsPage() {
         </label>
         <label>
           Bis <input name="to" type="date" />
+        </label>
+        <label>
+          Sortierung{' '}
+          <select name="sort" defaultValue="-started_at">
+            <option value="-started_at">neueste zuerst</option>
+            <option value="started_at">älteste zuerst</option>
+            <option value="-updated_at">zuletzt geändert</option>
+          </select>
         </label>
         <button type="submit">Filtern</button>
       </form>
