@@ -47,9 +47,11 @@ export function Layout() {
                   </NavLink>
                 </li>
               ))}
-            <li>
-              <a href="/admin/console/queues/">Warteschlangen</a>
-            </li>
+            {session.role === 'operator' && (
+              <li>
+                <a href="/admin/console/queues/">Warteschlangen</a>
+              </li>
+            )}
           </ul>
         </nav>
         <p className="who">

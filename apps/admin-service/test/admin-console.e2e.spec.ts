@@ -112,6 +112,30 @@ describe('operator console: OpenID login (code flow, PKCE), session, CSRF and th
     expect((await other.get(`${t.baseUrl}/session`)).status()).toBe(401);
   });
 
+  it('sends a person back only to the console’s own pages after login, whatever return_to says', async () => {
+    const client = await t.newClient();
+    for (const [returnTo, kept] of [
+      ['/admin/console/t/demo/imports?status=failed', '/admin/console/t/demo/imports?status=failed'],
+      ['/admin/console/%00', '/admin/console/%00'],
+      ['/admin/console/\u0000x', '/admin/console/'],
+      ['/admin/console/../..//evil.example', '/admin/console/'],
+      ['/admin/console/%2e%2e/%2e%2e/evil', '/admin/console/'],
+      ['//evil.example/admin/console/', '/admin/console/'],
+      ['https://evil.example/admin/console/', '/admin/console/'],
+    ]) {
+      const login = await client.get(`${t.baseUrl}/login?return_to=${encodeURIComponent(returnTo)}`, {
+        maxRedirects: 0,
+      });
+      expect(login.status()).toBe(302);
+      const state = new URL(login.headers().location).searchParams.get('state');
+      const stored = await t.admin.db.query<{ return_to: string }>(
+        'SELECT return_to FROM admin.console_login WHERE state = $1',
+        [state],
+      );
+      expect([returnTo, stored.rows[0].return_to]).toEqual([returnTo, kept]);
+    }
+  });
+
   it('answers no data without a session', async () => {
     const client = await t.newClient();
     for (const path of ['/session', '/api/v1/tenants', '/api/v1/tenants/demo/brokers']) {

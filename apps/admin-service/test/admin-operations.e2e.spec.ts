@@ -191,7 +191,7 @@ describe('administration: imports, webhook endpoints and customer messages', () 
       `INSERT INTO "import".webhook_endpoint
          (tenant_id, broker_id, created_by, url, event_types, secret_ciphertext, failing_since, disabled_at,
           disabled_reason)
-       SELECT b.tenant_id, b.id, 'test', 'https://hooks.example.com/in?token=geheim', '{import.processed}', 'x',
+       SELECT b.tenant_id, b.id, 'test', 'https://hooks.example.com/in/T0AB1CDEFGHIJKLMN2?token=geheim', '{import.processed}', 'x',
               now() - interval '4 days', now(), 'Deliveries failed for 72 hours without a success'
          FROM broker.broker b WHERE b.broker_number = 'V1000' AND b.tenant_id = (SELECT id FROM broker.tenant WHERE code = 'demo')
        RETURNING id`,
@@ -214,12 +214,12 @@ describe('administration: imports, webhook endpoints and customer messages', () 
         {
           id: endpoint,
           broker: 'V1000',
-          url: 'https://hooks.example.com/in?token=%E2%80%A6',
+          url: 'https://hooks.example.com/in/…?…',
           abandoned_deliveries: 2,
         },
       ],
     });
-    expect(JSON.stringify(failing.body)).not.toContain('geheim');
+    expect(JSON.stringify(failing.body)).not.toMatch(/geheim|T0AB1CDEFGHIJKLMN2/);
     await t.call(demoAdmin, 'post', `${path}/redeliver`, {}).expect(409);
     const enabled = await t.call(demoAdmin, 'post', `${path}/enable`).expect(200);
     expect(enabled.body).toMatchObject({ disabled_at: null, failing_since: null, disabled_reason: null });
@@ -294,6 +294,8 @@ describe('administration: imports, webhook endpoints and customer messages', () 
     } finally {
       await notifications.close();
     }
+    // A second click finds it waiting for its first attempt.
+    await t.call(demoAdmin, 'post', `/tenants/demo/outbox-messages/${plain}/resend`).expect(409);
     await t.call(demoAdmin, 'post', `/tenants/demo/outbox-messages/${withLink}/resend`).expect(409);
     await t
       .call(await t.adminToken('nord'), 'post', `/tenants/nord/outbox-messages/${plain}/resend`)

@@ -22,8 +22,12 @@ export interface OutboxMessageFilter {
 /** The text's stand-in for a link with a token (the broker service's LINK_PLACEHOLDER); the link is kept apart. */
 const LINK_PLACEHOLDER = '{{link}}';
 
-/** A message can go out again unless it went out, or its link was wiped (a failed one's token is not kept). */
-const RESENDABLE = `(m.status <> 'sent' AND (m.link_ciphertext IS NOT NULL OR strpos(m.body, '${LINK_PLACEHOLDER}') = 0))`;
+/**
+ * A message can go out again when it failed, or waits after failed attempts, unless its link was wiped (a failed
+ * one's token is not kept).
+ */
+const RESENDABLE = `((m.status = 'failed' OR (m.status = 'pending' AND m.attempts > 0))
+  AND (m.link_ciphertext IS NOT NULL OR strpos(m.body, '${LINK_PLACEHOLDER}') = 0))`;
 const MESSAGE_VIEW = `m.id::text, b.broker_number AS broker, m.kind, m.channel, m.recipient, m.subject, m.status,
   m.attempts, m.last_error, ${RESENDABLE} AS resendable, ${utc('m.created_at')} AS created_at,
   ${utc('m.updated_at')} AS updated_at, ${utc('m.sent_at')} AS sent_at`;
@@ -71,6 +75,8 @@ export class OutboxMessageOperations {
       const tenantId = await tenantIdOf(tx, tenantCode);
       const message = await this.message(tx, tenantId, messageId, 'FOR UPDATE OF m');
       if (message.status === 'sent') throw conflict('The message was sent already');
+      if (message.status === 'pending' && message.attempts === 0)
+        throw conflict('The message waits for its first attempt already');
       if (!message.resendable)
         throw conflict('The link of this message expired with it: ask for a new link instead of resending');
       await tx.query(

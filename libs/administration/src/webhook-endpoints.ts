@@ -28,11 +28,20 @@ const ENDPOINT_FROM = `"import".webhook_endpoint e
   JOIN broker.broker b ON b.tenant_id = e.tenant_id AND b.id = e.broker_id`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The receiver's address without its query values: a receiver may put its own secret there. */
-function withoutQueryValues(view: OperatorWebhookEndpointView): OperatorWebhookEndpointView {
+/** A path segment that may be a credential (a token in the path, as some receivers take it). */
+const SECRET_LIKE_SEGMENT = /^[\w.~-]{16,}$/;
+
+/**
+ * The receiver's address as operators see it: its query left out (a receiver may put its own secret there, with or
+ * without a value) and path segments that look like a token hidden.
+ */
+function withoutSecrets(view: OperatorWebhookEndpointView): OperatorWebhookEndpointView {
   const url = new URL(view.url);
-  for (const name of [...new Set(url.searchParams.keys())]) url.searchParams.set(name, '…');
-  return { ...view, url: url.toString() };
+  const path = url.pathname
+    .split('/')
+    .map((segment) => (SECRET_LIKE_SEGMENT.test(segment) ? '…' : segment))
+    .join('/');
+  return { ...view, url: `${url.origin}${path}${url.search ? '?…' : ''}` };
 }
 
 /**
@@ -68,7 +77,7 @@ export class WebhookEndpointOperations {
       },
       page,
     );
-    return { ...found, items: found.items.map(withoutQueryValues) };
+    return { ...found, items: found.items.map(withoutSecrets) };
   }
 
   async get(tenantCode: string, endpointId: string): Promise<OperatorWebhookEndpointDetail> {
@@ -161,6 +170,6 @@ export class WebhookEndpointOperations {
         )
       : [];
     if (!row) throw notFound(`Webhook endpoint ${endpointId} does not exist`);
-    return withoutQueryValues(row);
+    return withoutSecrets(row);
   }
 }

@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import { type INestApplication, Logger } from '@nestjs/common';
 import { parse as parseCookies, serialize as serializeCookie, type SerializeOptions } from 'cookie';
 import type { NextFunction, Request, Response } from 'express';
 import { OAuthTokenVerifier } from '@broker/auth';
@@ -7,9 +7,10 @@ import { authenticateAdmin } from '../auth/admin-principal.js';
 import type { ConsoleSession, ConsoleSessions } from './console-sessions.js';
 import { consolePage } from './console-pages.js';
 import type { OpenIdLogin } from './openid-login.js';
-import type { QueueBoards } from './queue-board.js';
+import { QueueBoards } from './queue-board.js';
 
 export const CONSOLE_PATH = '/admin/console';
+const logger = new Logger('Console');
 /** The console's data: the administration API (/admin/v1) with the session's access token. */
 const API_PREFIX = `${CONSOLE_PATH}/api/v1/`;
 /** The queue board (bull-board): read-only for a tenant's administrator, with job actions for operators. */
@@ -72,9 +73,12 @@ export class ConsoleGate {
 
   private async handle(request: Request, response: Response, next: NextFunction): Promise<void> {
     const path = new URL(request.url, 'http://console.invalid').pathname;
+    // Every answer of the console's own (refusals and redirects among them) is for this browser only.
+    if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`))
+      response.setHeader('Cache-Control', 'no-store');
     const route = this.routes[`${request.method} ${path}`];
     if (route) return route(request, response);
-    if (path.startsWith(API_PREFIX)) return this.forwardToApi(request, response, next);
+    if (path.startsWith(API_PREFIX)) return this.forwardToApi(request, next);
     if (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`))
       return this.serveBoard(request, response, next);
     if (isPageRequest(request.method, path)) return this.servePage(request, response);
@@ -82,8 +86,9 @@ export class ConsoleGate {
   }
 
   /**
-   * The queue board for the session's person: operators get job actions, a tenant's administrator a read-only board.
-   * A page without a session goes to the login, its data is a 401; a write must come from the console's origin.
+   * The queue board, for operators: the queues hold every tenant's work, so a tenant's administrator sees none of it
+   * (403). A page without a session goes to the login, its data is a 401; a write must come from the console's
+   * origin, be one of the job actions the console allows (QueueBoards.isAllowedAction), and is logged.
    */
   private async serveBoard(request: Request, response: Response, next: NextFunction): Promise<void> {
     const { boards } = this.settings;
@@ -92,20 +97,25 @@ export class ConsoleGate {
     const session = await this.sessionOf(request);
     if (!session && isPage) return response.redirect(302, this.loginPath(request.url));
     if (!session) throw new DomainError(ErrorCode.AuthenticationRequired, 'Log in to the console first');
+    if (session.role !== 'operator')
+      throw new DomainError(ErrorCode.Forbidden, 'The queues hold every tenant’s work: operators only');
+    const boardPath = request.path.slice(QUEUE_BOARD_PATH.length);
     if (!SAFE_METHODS.has(request.method)) {
       if (request.headers.origin !== this.settings.baseUrl.origin)
         throw new DomainError(
           ErrorCode.Forbidden,
           'A write to the console must come from the console itself',
         );
-      if (session.role !== 'operator')
-        throw new DomainError(ErrorCode.Forbidden, 'Only operators act on the queues');
+      if (!QueueBoards.isAllowedAction(request.method, boardPath))
+        throw new DomainError(
+          ErrorCode.Forbidden,
+          'The console retries, promotes and cleans jobs, nothing else',
+        );
+      logger.log(`Queue board: ${session.subject} ${request.method} ${boardPath}`);
     }
-    response.setHeader('Cache-Control', 'no-store');
-    const board = session.role === 'operator' ? boards.forOperators : boards.readOnly;
     const url = request.url;
     request.url = url.slice(QUEUE_BOARD_PATH.length) || '/';
-    board(request, response, (error?: unknown) => {
+    boards.forOperators(request, response, (error?: unknown) => {
       request.url = url;
       next(error);
     });
@@ -113,7 +123,6 @@ export class ConsoleGate {
 
   /** The console's page, for a person with a session; else the way to the login, and back to this page. */
   private async servePage(request: Request, response: Response): Promise<void> {
-    response.setHeader('Cache-Control', 'no-store');
     const { indexHtml } = this.settings;
     if (!indexHtml) {
       const home = { href: `${CONSOLE_PATH}/`, text: 'Erneut versuchen' };
@@ -151,12 +160,10 @@ export class ConsoleGate {
     );
     const loginId = await this.settings.sessions.beginLogin(pending, returnTo);
     response.setHeader('Set-Cookie', this.cookie(LOGIN_COOKIE, loginId, 600));
-    response.setHeader('Cache-Control', 'no-store');
     response.redirect(302, url.toString());
   }
 
   private async finishLogin(request: Request, response: Response): Promise<void> {
-    response.setHeader('Cache-Control', 'no-store');
     const loginId = parseCookies(request.headers.cookie ?? '')[LOGIN_COOKIE];
     const pending = loginId ? await this.settings.sessions.takeLogin(loginId) : null;
     const clearLogin = this.cookie(LOGIN_COOKIE, '', 0);
@@ -187,7 +194,6 @@ export class ConsoleGate {
 
   private async describeSession(request: Request, response: Response): Promise<void> {
     const session = await this.requireSession(request);
-    response.setHeader('Cache-Control', 'no-store');
     response.json({
       subject: session.subject,
       name: session.displayName ?? session.subject,
@@ -201,19 +207,18 @@ export class ConsoleGate {
   private async logout(request: Request, response: Response): Promise<void> {
     const session = await this.requireWriter(request);
     await this.settings.sessions.end(session);
+    await this.settings.login.revoke(session.tokens);
     response.setHeader('Set-Cookie', this.cookie(SESSION_COOKIE, '', 0));
-    response.setHeader('Cache-Control', 'no-store');
     response.json({ logout_url: await this.settings.login.logoutUrl(session.tokens.idToken) });
   }
 
-  private async forwardToApi(request: Request, response: Response, next: NextFunction): Promise<void> {
+  private async forwardToApi(request: Request, next: NextFunction): Promise<void> {
     const session = SAFE_METHODS.has(request.method)
       ? await this.requireSession(request)
       : await this.requireWriter(request);
     request.url = `/admin/v1/${request.url.slice(API_PREFIX.length)}`;
     request.headers.authorization = `Bearer ${session.tokens.accessToken}`;
     delete request.headers.cookie;
-    response.setHeader('Cache-Control', 'no-store');
     next();
   }
 
@@ -260,6 +265,10 @@ function isPageRequest(method: string, path: string): boolean {
 
 /** A return path after login: one of the console's own pages, never another site. */
 function consoleReturnPath(candidate: string | null): string {
-  if (candidate && candidate.startsWith(`${CONSOLE_PATH}/`) && !/[\\\r\n]/.test(candidate)) return candidate;
-  return `${CONSOLE_PATH}/`;
+  const home = `${CONSOLE_PATH}/`;
+  if (!candidate || /[\u0000-\u001f\u007f\\]/.test(candidate) || !candidate.startsWith('/')) return home;
+  // Resolved as the browser would resolve it (dot segments, encoded dots), it must stay below the console.
+  const resolved = new URL(candidate, 'http://console.invalid');
+  const path = `${resolved.pathname}${resolved.search}`;
+  return resolved.origin === 'http://console.invalid' && path.startsWith(home) ? path : home;
 }

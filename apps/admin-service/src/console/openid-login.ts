@@ -117,6 +117,13 @@ export class OpenIdLogin {
     }
   }
 
+  /** Revokes the session's refresh token at the provider (RFC 7009) when it offers that; best effort. */
+  async revoke(tokens: ProviderTokens): Promise<void> {
+    const config = await this.config().catch(() => undefined);
+    if (!config?.serverMetadata().revocation_endpoint || !tokens.refreshToken) return;
+    await oidc.tokenRevocation(config, tokens.refreshToken).catch(() => undefined);
+  }
+
   /** Where the browser ends the session at the provider too (RP-initiated logout), then comes back to the console. */
   async logoutUrl(idToken: string | null): Promise<string> {
     const config = await this.config().catch(() => undefined);

@@ -42,26 +42,37 @@ class ConsoleBoardAdapter extends ExpressAdapter {
 type BoardHandler = (request: Request, response: Response, next: NextFunction) => void;
 
 /**
- * The console's queue board (bull-board) at `basePath` over the platform's queues: one for operators (job actions:
- * retry, promote, remove, clean) and one read-only.
+ * bull-board's writes the console allows (its API below the board's path): retrying, promoting and removing jobs, and
+ * cleaning a queue's finished ones. Adding jobs, changing their data, emptying or obliterating queues, pausing them
+ * and changing workers' limits are not an operator's console work.
  */
+const ALLOWED_ACTIONS = [
+  /^PUT \/api\/queues\/[^/]+\/(retry|clean)\/[a-z]+$/,
+  /^PUT \/api\/queues\/[^/]+\/promote$/,
+  /^PUT \/api\/queues\/[^/]+\/[^/]+\/(retry|clean|promote)$/,
+];
+
+/** The console's queue board (bull-board) at `basePath` over the platform's queues, with job actions. */
 export class QueueBoards {
   readonly forOperators: BoardHandler;
-  readonly readOnly: BoardHandler;
 
   constructor(
     private readonly queues: Queue[],
     basePath: string,
   ) {
-    this.forOperators = this.board(basePath, false);
-    this.readOnly = this.board(basePath, true);
+    this.forOperators = this.board(basePath);
   }
 
-  private board(basePath: string, readOnlyMode: boolean): BoardHandler {
+  /** Whether a write to the board (method, path below the board) is one the console allows. */
+  static isAllowedAction(method: string, path: string): boolean {
+    return ALLOWED_ACTIONS.some((action) => action.test(`${method} ${path}`));
+  }
+
+  private board(basePath: string): BoardHandler {
     const adapter = new ConsoleBoardAdapter();
     adapter.setBasePath(basePath);
     createBullBoard({
-      queues: this.queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode })),
+      queues: this.queues.map((queue) => new BullMQAdapter(queue)),
       serverAdapter: adapter,
       options: { uiConfig: { boardTitle: 'Broker-Konsole: Warteschlangen' } },
     });

@@ -60,7 +60,7 @@ export interface OperatorImportDetail extends OperatorImportView {
 export interface OperatorWebhookEndpointView {
   id: string;
   broker: string;
-  /** The receiver's address, its query values left out (they may hold the receiver's own secret). */
+  /** The receiver's address: its query and path segments that look like a token shown as `…` (a receiver's secret). */
   url: string;
   event_types: string[];
   /** Since when every delivery failed, null while it is healthy. */
@@ -122,7 +122,7 @@ export interface OutboxMessageView {
   attempts: number;
   /** Why the last attempt failed. */
   last_error: string | null;
-  /** Whether it can be sent again: not sent, and a link it carries is still there. */
+  /** Whether it can be sent again: it failed or waits after failed attempts, and a link it carries is still there. */
   resendable: boolean;
   created_at: string;
   updated_at: string;
