@@ -21,6 +21,7 @@ import type { AdminConfig } from './config.js';
 import { CSV_LIMIT_BYTES, CsvBodyInterceptor } from './master-data/csv-body.interceptor.js';
 import { MasterDataController } from './master-data/master-data.controller.js';
 import { ImportProcessesController } from './operations/import-processes.controller.js';
+import { IMPORT_STREAM_SETTINGS, ImportProcessStreams } from './operations/import-process-streams.js';
 import { OutboxMessagesController } from './operations/outbox-messages.controller.js';
 import { PlatformQueueClients } from './operations/platform-queue-clients.js';
 import { WebhookEndpointsController } from './operations/webhook-endpoints.controller.js';
@@ -41,6 +42,9 @@ function tokenVerifier(config: AdminConfig): OAuthTokenVerifier {
       logger.error(`The authorization server's keys cannot be read from ${url}: ${String(error)}`),
   });
 }
+
+/** The live views of import processes: read each second, kept open by a comment every 15 s, 200 at once. */
+const IMPORT_STREAMS = { pollMs: 1_000, heartbeatMs: 15_000, maxStreams: 200 };
 
 /** The administration service (beyond the spec): /admin/v1. */
 @Module({})
@@ -109,6 +113,8 @@ export class AppModule {
             new OutboxMessageOperations(db, queues),
           inject: [DataSource, PlatformQueueClients],
         },
+        { provide: IMPORT_STREAM_SETTINGS, useValue: IMPORT_STREAMS },
+        ImportProcessStreams,
         { provide: CSV_LIMIT_BYTES, useValue: config.ADMIN_MASTER_DATA_MAX_BYTES },
         CsvBodyInterceptor,
         AdminGuard,

@@ -36,6 +36,7 @@ const OPERATIONS = [
   'listAuditEvents',
   'listImportProcesses',
   'getImportProcess',
+  'followImportProcess',
   'retryImportProcess',
   'cancelImportProcess',
   'listWebhookEndpoints',

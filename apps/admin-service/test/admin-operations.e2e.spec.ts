@@ -302,4 +302,43 @@ describe('administration: imports, webhook endpoints and customer messages', () 
       .expect(404);
     await t.call(demoAdmin, 'post', '/tenants/demo/outbox-messages/abc/resend').expect(404);
   });
+
+  it('streams a process as it moves (followImportProcess) until it ends', async () => {
+    const id = await importProcess(['uploaded', 'transmitted']);
+    const server = t.app.getHttpServer() as import('node:http').Server;
+    if (!server.listening) await t.app.listen(0, '127.0.0.1');
+    const { port } = server.address() as import('node:net').AddressInfo;
+    const url = `http://127.0.0.1:${port}/admin/v1/tenants/demo/import-processes/${id}/events`;
+    const answer = await fetch(url, { headers: { Authorization: `Bearer ${demoAdmin}` } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(answer.headers.get('x-accel-buffering')).toBe('no');
+    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = '';
+    const nextEvent = async (name: string) => {
+      while (!received.includes(`event: ${name}`)) received += (await reader.read()).value ?? '';
+      const at = received.indexOf(`event: ${name}`);
+      const end = received.indexOf('\n\n', at);
+      const event = received.slice(at, end);
+      received = received.slice(end + 2);
+      return JSON.parse(event.split('data: ')[1]) as Record<string, unknown>;
+    };
+    expect(await nextEvent('process')).toMatchObject({ id, status: 'transmitted', progress_percent: 8 });
+    await t.db.query(`UPDATE "import".import_process SET status = 'received' WHERE id = $1`, [id]);
+    expect(await nextEvent('process')).toMatchObject({ status: 'received', progress_percent: 15 });
+    await t.db.query(
+      `UPDATE "import".import_process SET status = 'processed', ended_at = now() WHERE id = $1`,
+      [id],
+    );
+    expect(await nextEvent('process')).toMatchObject({ status: 'processed', progress_percent: 100 });
+    await nextEvent('end');
+    expect((await reader.read()).done).toBe(true);
+
+    const other = await fetch(url, { headers: { Authorization: `Bearer ${await t.adminToken('nord')}` } });
+    expect(other.status).toBe(404);
+    const nordPath = url.replace('/tenants/demo/', '/tenants/nord/');
+    expect(
+      (await fetch(nordPath, { headers: { Authorization: `Bearer ${await t.adminToken('nord')}` } })).status,
+    ).toBe(404);
+  }, 30_000);
 });

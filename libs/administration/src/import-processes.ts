@@ -116,6 +116,12 @@ export class ImportProcessOperations {
     return { ...found, items: found.items.map(viewOf) };
   }
 
+  /** The process as the list shows it (its live view's events carry this). */
+  async view(tenantCode: string, processId: string): Promise<OperatorImportView> {
+    const db = this.db.manager;
+    return viewOf(await this.row(db, await tenantIdOf(db, tenantCode), processId));
+  }
+
   async get(tenantCode: string, processId: string): Promise<OperatorImportDetail> {
     const db = this.db.manager;
     const row = await this.row(db, await tenantIdOf(db, tenantCode), processId);

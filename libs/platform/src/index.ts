@@ -15,3 +15,4 @@ export * from './metrics.js';
 export * from './admission-gate.js';
 export { BodyMediaTypes } from './media-type.interceptor.js';
 export * from './client-address.js';
+export * from './event-stream.js';

@@ -50,6 +50,7 @@ export const RESPONSE_TYPES = [
   'Meldungen',
   'OperatorImportDetail',
   'OperatorImportPage',
+  'OperatorImportView',
   'OperatorWebhookEndpointDetail',
   'OperatorWebhookEndpointPage',
   'OutboxMessagePage',

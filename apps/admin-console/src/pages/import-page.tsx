@@ -1,10 +1,35 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, must } from '../api';
+import { api, CONSOLE_BASE, must, type Schemas } from '../api';
 import { NoticeLine, useNotice } from '../components/notice';
 import { PageTitle } from '../components/page-title';
 import { localTime } from '../components/time';
-import { LIVE_INTERVAL_MS, STATUS_LABELS } from './imports-page';
+import { STATUS_LABELS } from './imports-page';
+
+type Detail = Schemas['OperatorImportDetail'];
+
+/**
+ * Follows the process live (followImportProcess, Server-Sent Events): each change goes into the page's data at once;
+ * a new status also reads the history again. The browser reconnects a stream that broke.
+ */
+function useLiveProcess(tenant: string, processId: string, following: boolean): void {
+  const queries = useQueryClient();
+  useEffect(() => {
+    if (!following) return;
+    const key = ['import', tenant, processId];
+    const url = `${CONSOLE_BASE}/api/v1/tenants/${encodeURIComponent(tenant)}/import-processes/${processId}/events`;
+    const events = new EventSource(url);
+    events.addEventListener('process', (event) => {
+      const view = JSON.parse((event as MessageEvent<string>).data) as Schemas['OperatorImportView'];
+      const before = queries.getQueryData<Detail>(key);
+      queries.setQueryData<Detail>(key, (detail) => detail && { ...detail, ...view });
+      if (before?.status !== view.status || view.ended_at) void queries.invalidateQueries({ queryKey: key });
+    });
+    events.addEventListener('end', () => events.close());
+    return () => events.close();
+  }, [tenant, processId, following, queries]);
+}
 
 /** One import: live status and progress, its stage history, issues and failure; retry or cancel it. */
 export function ImportPage() {
@@ -15,11 +40,8 @@ export function ImportPage() {
   const process = useQuery({
     queryKey: ['import', tenant, processId],
     queryFn: () => must(api.GET('/tenants/{tenant}/import-processes/{processId}', path)),
-    refetchInterval: (query) =>
-      query.state.data && (query.state.data.ended_at === null || query.state.data.cancel_requested_by)
-        ? LIVE_INTERVAL_MS
-        : false,
   });
+  useLiveProcess(tenant, processId, process.data !== undefined && process.data.ended_at === null);
   const done = (text: string) => () => {
     success(text);
     void queries.invalidateQueries({ queryKey: ['import', tenant, processId] });

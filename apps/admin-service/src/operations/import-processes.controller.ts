@@ -1,5 +1,6 @@
-import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { ImportProcessOperations, type WriteContext } from '@broker/administration';
 import {
   ListImportProcessesQuery,
@@ -10,12 +11,16 @@ import { ApiJsonAnswer, ApiQueryParameters } from '@broker/platform';
 import { ADMIN_BASE } from '../answers.js';
 import { AdminGuard, Writer } from '../auth/admin.guard.js';
 import { ApiConflict } from '../documented-errors.js';
+import { ImportProcessStreams } from './import-process-streams.js';
 
 /** The import processes of the tenant's brokers (area A), followed and mended by operators. */
 @Controller(`${ADMIN_BASE}/tenants/:tenant/import-processes`)
 @UseGuards(AdminGuard)
 export class ImportProcessesController {
-  constructor(private readonly processes: ImportProcessOperations) {}
+  constructor(
+    private readonly processes: ImportProcessOperations,
+    private readonly streams: ImportProcessStreams,
+  ) {}
 
   @ApiOperation({
     operationId: 'listImportProcesses',
@@ -40,6 +45,35 @@ export class ImportProcessesController {
   @Get(':processId')
   get(@Param('tenant') tenant: string, @Param('processId') processId: string): Promise<OperatorImportDetail> {
     return this.processes.get(tenant, processId);
+  }
+
+  @ApiOperation({
+    operationId: 'followImportProcess',
+    summary: 'An import process as it moves (Server-Sent Events), for live views',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiResponse({
+    status: 200,
+    description:
+      'Server-Sent Events (text/event-stream): `process` with the OperatorImportView whenever it changed (the ' +
+      'first at once), `end` once the process ended; then the stream closes. A comment line (`: keep-alive`) comes ' +
+      'every 15 seconds while nothing happens.',
+    content: {
+      'text/event-stream': {
+        schema: { type: 'string' },
+        // Not expressible in OpenAPI 3.0: the schema of each event's data, for readers and generators.
+        'x-event-data': { $ref: '#/components/schemas/OperatorImportView' },
+      } as never,
+    },
+  })
+  @Get(':processId/events')
+  async follow(
+    @Param('tenant') tenant: string,
+    @Param('processId') processId: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.streams.follow(tenant, processId, request, response);
   }
 
   @ApiOperation({

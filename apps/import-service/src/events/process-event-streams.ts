@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError, ErrorCode } from '@broker/errors';
+import { startEventStream } from '@broker/platform';
 import { ImportProcessRepository } from '../imports/import-process.repository.js';
 import { ImportEvents } from './import-events.js';
 import { ProcessEventStream, type StreamPosition } from './process-event-stream.js';
@@ -34,16 +34,7 @@ export class ProcessEventStreams implements OnApplicationShutdown {
     request: Request,
     response: Response,
   ): Promise<void> {
-    if (this.open.size >= this.settings.maxStreams)
-      throw new DomainError(ErrorCode.Overloaded, 'Too many event streams are open; try again shortly', [], {
-        'Retry-After': '5',
-      });
-    response.status(200).set({
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store, no-transform',
-      // nginx (the gateway) passes the events on as they come instead of buffering the answer.
-      'X-Accel-Buffering': 'no',
-    });
+    startEventStream(response, this.open.size, this.settings.maxStreams);
     let finish = () => undefined as void;
     const stream = new ProcessEventStream(
       processId,

@@ -356,6 +356,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenant}/import-processes/{processId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import process as it moves (Server-Sent Events), for live views */
+        get: operations["followImportProcess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenant}/import-processes/{processId}/retry": {
         parameters: {
             query?: never;
@@ -3930,6 +3947,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OperatorImportDetail"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    followImportProcess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                processId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events (text/event-stream): `process` with the OperatorImportView whenever it changed (the first at once), `end` once the process ended; then the stream closes. A comment line (`: keep-alive`) comes every 15 seconds while nothing happens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description The request is invalid (every failing field named) */
