@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ImportProcessOperations } from '@broker/administration';
 import type { OperatorImportView } from '@broker/contracts';
@@ -22,7 +22,7 @@ export const IMPORT_STREAM_SETTINGS = Symbol('IMPORT_STREAM_SETTINGS');
  * closes. Streams end with the client or with this process's shutdown.
  */
 @Injectable()
-export class ImportProcessStreams implements OnApplicationShutdown {
+export class ImportProcessStreams implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ImportProcessStreams.name);
   private readonly open = new Set<() => void>();
 
@@ -60,7 +60,8 @@ export class ImportProcessStreams implements OnApplicationShutdown {
     send(first);
   }
 
-  onApplicationShutdown(): void {
+  /** Before the server drains: open streams would hold its close until they end by themselves. */
+  beforeApplicationShutdown(): void {
     for (const finish of [...this.open]) finish();
   }
 }
