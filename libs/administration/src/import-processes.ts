@@ -13,7 +13,7 @@ import { inTransaction, recordAuditEvent, type WriteContext } from './audit-trai
 import { brokerIdOf } from './broker-lookup.js';
 import { conflict, notFound } from './errors.js';
 import { pageOf, type PageRequest } from './paging.js';
-import { utc } from './sql.js';
+import { isUuid, utc } from './sql.js';
 import { tenantIdOf } from './tenants.js';
 
 /**
@@ -209,7 +209,7 @@ export class ImportProcessOperations {
   }
 
   private async row(db: EntityManager, tenantId: string, processId: string, lock = ''): Promise<ProcessRow> {
-    const [row] = UUID.test(processId)
+    const [row] = isUuid(processId)
       ? await db.query<ProcessRow[]>(
           `SELECT ${PROCESS_VIEW} FROM ${PROCESS_FROM} WHERE p.tenant_id = $1 AND p.id = $2::uuid ${lock}`,
           [tenantId, processId],
@@ -219,5 +219,3 @@ export class ImportProcessOperations {
     return row;
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -21,3 +21,8 @@ export function writtenRows<Row>(
 ): Promise<Row[]> {
   return db.query<Row[]>(`WITH written AS (${statement}) SELECT * FROM written`, parameters);
 }
+
+/** Whether an id from a path can be a uuid column's value: anything else names no row (404, not a database error). */
+export function isUuid(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+}

@@ -9,7 +9,7 @@ import { inTransaction, recordAuditEvent, type WriteContext } from './audit-trai
 import { brokerIdOf } from './broker-lookup.js';
 import { conflict, notFound } from './errors.js';
 import { pageOf, type PageRequest } from './paging.js';
-import { utc } from './sql.js';
+import { isUuid, utc } from './sql.js';
 import { tenantIdOf } from './tenants.js';
 
 export interface WebhookEndpointFilter {
@@ -26,7 +26,6 @@ const ENDPOINT_VIEW = `e.id::text, b.broker_number AS broker, e.url, e.event_typ
   ${utc('e.created_at')} AS created_at`;
 const ENDPOINT_FROM = `"import".webhook_endpoint e
   JOIN broker.broker b ON b.tenant_id = e.tenant_id AND b.id = e.broker_id`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A path segment that may be a credential (a token in the path, as some receivers take it). */
 const SECRET_LIKE_SEGMENT = /^[\w.~-]{16,}$/;
@@ -163,7 +162,7 @@ export class WebhookEndpointOperations {
     endpointId: string,
     lock = '',
   ): Promise<OperatorWebhookEndpointView> {
-    const [row] = UUID.test(endpointId)
+    const [row] = isUuid(endpointId)
       ? await db.query<OperatorWebhookEndpointView[]>(
           `SELECT ${ENDPOINT_VIEW} FROM ${ENDPOINT_FROM} WHERE e.tenant_id = $1 AND e.id = $2::uuid ${lock}`,
           [tenantId, endpointId],

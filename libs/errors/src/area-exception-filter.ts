@@ -125,7 +125,8 @@ export function serverFaultPage(status: number, requestId: string): string {
   ].join('\n');
 }
 
-function escapeHtml(text: string): string {
+/** Text as HTML shows it literally (the five characters HTML gives a meaning). */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 

@@ -47,7 +47,6 @@ export interface OidcAuthorizationServer {
 export const IMPORT_RESOURCE = 'https://import.broker-platform.test/';
 export const ADMIN_RESOURCE = 'https://admin.broker-platform.test/';
 const SCOPE = 'service.imports';
-const ADMIN_SCOPES = PERSON_SCOPES;
 
 /** Where the server listens, the key it signs with, and the administration's resource (all made up unless given). */
 export interface OidcServerSetup {
@@ -144,7 +143,7 @@ async function signingKey(): Promise<JWK> {
   return { ...(await exportJWK(privateKey)), kid: `oidc-test-key-${++keyCount}`, alg: 'RS256', use: 'sig' };
 }
 
-const WEB_SCOPES = ['openid', 'profile', 'offline_access', ...Object.values(ADMIN_SCOPES)].join(' ');
+const WEB_SCOPES = ['openid', 'profile', 'offline_access', ...Object.values(PERSON_SCOPES)].join(' ');
 
 /** The provider for the accounts and logins, signing with the first of `keys` and publishing all of them. */
 async function provider(
@@ -181,13 +180,13 @@ async function provider(
         grant_types: ['client_credentials'],
         redirect_uris: [],
         response_types: [],
-        scope: account.role ? ADMIN_SCOPES[account.role] : SCOPE,
+        scope: account.role ? PERSON_SCOPES[account.role] : SCOPE,
         token_endpoint_auth_method: 'client_secret_basic',
       })),
     ],
     jwks: { keys },
     cookies: { keys: ['oidc-test-cookie-key'] },
-    scopes: [SCOPE, 'offline_access', ...Object.values(ADMIN_SCOPES)],
+    scopes: [SCOPE, 'offline_access', ...Object.values(PERSON_SCOPES)],
     claims: { openid: ['sub'], profile: ['name'] },
     conformIdTokenClaims: false,
     findAccount: (_context, accountId) => {
@@ -214,7 +213,7 @@ async function provider(
             : IMPORT_RESOURCE,
         useGrantedResource: () => true,
         getResourceServerInfo: (_context, resource) => ({
-          scope: resource === adminResource ? Object.values(ADMIN_SCOPES).join(' ') : SCOPE,
+          scope: resource === adminResource ? Object.values(PERSON_SCOPES).join(' ') : SCOPE,
           accessTokenTTL: tokenSeconds,
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg: 'RS256' } },

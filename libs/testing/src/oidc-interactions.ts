@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import { escapeHtml } from '@broker/errors';
 
 /** A person who logs in at the authorization server with a password: an operator, or a tenant's administrator. */
 export interface OidcPerson {
@@ -22,8 +23,6 @@ export interface OidcWebClient {
 export const PERSON_SCOPES = { operator: 'platform.operator', 'tenant-admin': 'platform.admin' } as const;
 
 const INTERACTION_PATH = /^\/interaction\/([\w-]+)(?:\/(login|consent))?$/;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 function page(title: string, body: string): string {
   return `<!DOCTYPE html>

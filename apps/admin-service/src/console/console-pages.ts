@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+import { escapeHtml } from '@broker/errors';
 
 /** A page of the console's own (a login that failed, a console not built): German, no script, no inline style. */
 export function consolePage(title: string, message: string, link: { href: string; text: string }): string {
