@@ -47,12 +47,27 @@ export function consoleSecurityHeaders(
   });
 }
 
-/** The built console (the package @broker/admin-console): its index.html, or null when it was not built. */
-export function consoleAssets(): { directory: string; indexHtml: string | null } {
+/** The script the queue board's page loads from the console's build (vite's manifest names its file). */
+const BOARD_SCRIPT_SOURCE = 'src/queue-board/board-accessibility.ts';
+
+export interface ConsoleAssets {
+  directory: string;
+  /** The console's page, null when the console was not built. */
+  indexHtml: string | null;
+  /** The file (below `assets/`) of the queue board's script, null when the console was not built. */
+  boardScript: string | null;
+}
+
+/** The built console (the package @broker/admin-console): its page and the queue board's script. */
+export function consoleAssets(): ConsoleAssets {
   // eslint-disable-next-line @nx/enforce-module-boundaries -- the console's built files are served; none of its code runs here
   const directory = join(dirname(require.resolve('@broker/admin-console/package.json')), 'dist');
   const index = join(directory, 'index.html');
-  return { directory, indexHtml: existsSync(index) ? readFileSync(index, 'utf8') : null };
+  const manifest = join(directory, '.vite', 'manifest.json');
+  if (!existsSync(index) || !existsSync(manifest)) return { directory, indexHtml: null, boardScript: null };
+  const entries = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, { file: string }>;
+  const boardScript = entries[BOARD_SCRIPT_SOURCE]?.file.replace(/^assets\//, '') ?? null;
+  return { directory, indexHtml: readFileSync(index, 'utf8'), boardScript };
 }
 
 /** The console's scripts and styles: file names carry their content's hash, so they are cached for good. */

@@ -52,7 +52,12 @@ export function mountConsole(app: INestApplication, config: ConsoleConfig): void
   ConsoleGate.mount(app, {
     baseUrl,
     indexHtml: assets.indexHtml,
-    boards: queues ? new QueueBoards(queues.all, QUEUE_BOARD_PATH) : null,
+    boards: queues
+      ? new QueueBoards(queues.all, {
+          basePath: QUEUE_BOARD_PATH,
+          script: assets.boardScript && `${CONSOLE_PATH}/assets/${assets.boardScript}`,
+        })
+      : null,
     sessions: new ConsoleSessions(app.get(DataSource), ADMIN_SESSION_SECRET, {
       absoluteMs: config.ADMIN_CONSOLE_SESSION_HOURS * 3_600_000,
       idleMs: config.ADMIN_CONSOLE_IDLE_MINUTES * 60_000,

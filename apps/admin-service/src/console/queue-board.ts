@@ -6,22 +6,27 @@ import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import ejs from 'ejs';
 import type { NextFunction, Request, Response } from 'express';
+import { escapeHtml } from '@broker/errors';
 
 /**
- * bull-board's Express adapter with its page made fit for the console's content-security policy: the page is
- * bull-board's own template without the web fonts it would fetch from a CDN and without its inline-styled loading
- * placeholder (no inline style, nothing fetched from elsewhere).
+ * bull-board's Express adapter with its page made fit for the console: bull-board's own template without the web
+ * fonts it would fetch from a CDN and without its inline-styled loading placeholder (no inline style, nothing fetched
+ * from elsewhere), in German, and with the console's script that names the board's icon buttons.
  */
 class ConsoleBoardAdapter extends ExpressAdapter {
   private template = '';
 
+  constructor(private readonly script: string | null) {
+    super();
+  }
+
   override setViewsPath(viewPath: string): ExpressAdapter {
+    const script = this.script ? `<script type="module" src="${escapeHtml(this.script)}"></script>` : '';
     this.template = readFileSync(join(viewPath, 'index.ejs'), 'utf8')
+      .replace('<html lang="en"', '<html lang="de"')
       .replace(/<link[^>]*fonts\.googleapis\.com[^>]*>/g, '')
-      .replace(
-        /<div id="root">[\s\S]*?<\/div>\s*<style>[\s\S]*?<\/style>\s*<\/div>/,
-        '<div id="root"></div>',
-      );
+      .replace(/<div id="root">[\s\S]*?<\/div>\s*<style>[\s\S]*?<\/style>\s*<\/div>/, '<div id="root"></div>')
+      .replace('</body>', `${script}</body>`);
     return this;
   }
 
@@ -52,15 +57,30 @@ const ALLOWED_ACTIONS = [
   /^PUT \/api\/queues\/[^/]+\/[^/]+\/(retry|clean|promote)$/,
 ];
 
-/** The console's queue board (bull-board) at `basePath` over the platform's queues, with job actions. */
+export interface QueueBoardSettings {
+  /** Where the board is mounted. */
+  basePath: string;
+  /** The console's script for the board's page (its path), null when the console was not built. */
+  script: string | null;
+}
+
+/**
+ * bull-board's colours where its own fall below WCAG AA contrast: the hint of the queue filter's shortcut, and the
+ * selected queue's name in the menu.
+ */
+const BOARD_THEME = {
+  light: { 'muted-foreground': '#4b5560', 'sidebar-state-selected-foreground': '#0a4d45' },
+};
+
+/** The console's queue board (bull-board) over the platform's queues, with job actions. */
 export class QueueBoards {
   readonly forOperators: BoardHandler;
 
   constructor(
     private readonly queues: Queue[],
-    basePath: string,
+    settings: QueueBoardSettings,
   ) {
-    this.forOperators = this.board(basePath);
+    this.forOperators = this.board(settings);
   }
 
   /** Whether a write to the board (method, path below the board) is one the console allows. */
@@ -68,13 +88,21 @@ export class QueueBoards {
     return ALLOWED_ACTIONS.some((action) => action.test(`${method} ${path}`));
   }
 
-  private board(basePath: string): BoardHandler {
-    const adapter = new ConsoleBoardAdapter();
+  private board({ basePath, script }: QueueBoardSettings): BoardHandler {
+    const adapter = new ConsoleBoardAdapter(script);
     adapter.setBasePath(basePath);
     createBullBoard({
       queues: this.queues.map((queue) => new BullMQAdapter(queue)),
       serverAdapter: adapter,
-      options: { uiConfig: { boardTitle: 'Broker-Konsole: Warteschlangen' } },
+      options: {
+        uiConfig: {
+          boardTitle: 'Broker-Konsole: Warteschlangen',
+          locale: { lng: 'de-DE' },
+          hideDocsLink: true,
+          hideRedisDetails: true,
+          theme: BOARD_THEME,
+        },
+      },
     });
     return adapter.getRouter() as BoardHandler;
   }
