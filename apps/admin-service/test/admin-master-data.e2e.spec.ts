@@ -52,6 +52,18 @@ describe('administration: master data (importMasterData)', () => {
       created: 3,
       updated: 1,
       unchanged: 0,
+      rows: [
+        { line: 2, key: 'N3', outcome: 'created', changes: [] },
+        { line: 3, key: 'N2', outcome: 'created', changes: [] },
+        {
+          line: 4,
+          key: 'N1',
+          outcome: 'updated',
+          changes: [{ column: 'name', from: 'Nord 1', to: 'Nord Eins' }],
+        },
+        { line: 5, key: 'N4', outcome: 'created', changes: [] },
+      ],
+      rows_not_listed: 0,
       errors: [],
     });
     expect(await brokers()).toEqual([
@@ -89,10 +101,27 @@ describe('administration: master data (importMasterData)', () => {
       created: 1,
       updated: 1,
       unchanged: 0,
+      rows: [
+        { line: 2, key: 'N5', outcome: 'created', changes: [] },
+        {
+          line: 3,
+          key: 'N1',
+          outcome: 'updated',
+          changes: [{ column: 'name', from: 'Nord Eins', to: 'Nord Eins umbenannt' }],
+        },
+      ],
+      rows_not_listed: 0,
       errors: [],
     });
     expect(await brokers()).toEqual(before);
     await upload('brokers', 'number,name\nN1,X', '?dry_run=ja').expect(400);
+
+    // Every row is counted; the first 1000 are listed.
+    const many = ['number,name', ...Array.from({ length: 1005 }, (_, index) => `M${index},Makler ${index}`)];
+    const big = await upload('brokers', many.join('\n'), '?dry_run=true').expect(200);
+    expect(big.body).toMatchObject({ created: 1005, rows_not_listed: 5 });
+    expect(big.body.rows).toHaveLength(1000);
+    expect(big.body.rows[999]).toEqual({ line: 1001, key: 'M999', outcome: 'created', changes: [] });
   });
 
   it('refuses a file with bad lines whole, listing every bad line, and writes nothing', async () => {

@@ -303,25 +303,44 @@ describe('administration: imports, webhook endpoints and customer messages', () 
     await t.call(demoAdmin, 'post', '/tenants/demo/outbox-messages/abc/resend').expect(404);
   });
 
-  it('streams a process as it moves (followImportProcess) until it ends', async () => {
-    const id = await importProcess(['uploaded', 'transmitted']);
+  /** The events of a stream of the admin API at `path` (below /admin/v1), read one after the other. */
+  async function openStream(path: string, token = demoAdmin) {
     const server = t.app.getHttpServer() as import('node:http').Server;
     if (!server.listening) await t.app.listen(0, '127.0.0.1');
     const { port } = server.address() as import('node:net').AddressInfo;
-    const url = `http://127.0.0.1:${port}/admin/v1/tenants/demo/import-processes/${id}/events`;
-    const answer = await fetch(url, { headers: { Authorization: `Bearer ${demoAdmin}` } });
+    const url = `http://127.0.0.1:${port}/admin/v1${path}`;
+    const answer = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = '';
+    /** The next event (of any name), its name and data. */
+    const nextEvent = async () => {
+      while (!received.includes('\n\n') || received.startsWith(':')) {
+        if (received.startsWith(':')) received = received.slice(received.indexOf('\n\n') + 2);
+        else received += (await reader.read()).value ?? '';
+      }
+      const event = received.slice(0, received.indexOf('\n\n'));
+      received = received.slice(event.length + 2);
+      const [name, data] = event.split('\n').map((line) => line.slice(line.indexOf(': ') + 2));
+      return { name, data: JSON.parse(data) as Record<string, unknown> };
+    };
+    return { url, answer, reader, nextEvent };
+  }
+
+  it('streams a process as it moves (followImportProcess) until it ends', async () => {
+    const id = await importProcess(['uploaded', 'transmitted']);
+    const {
+      url,
+      answer,
+      reader,
+      nextEvent: next,
+    } = await openStream(`/tenants/demo/import-processes/${id}/events`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(answer.headers.get('x-accel-buffering')).toBe('no');
-    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let received = '';
     const nextEvent = async (name: string) => {
-      while (!received.includes(`event: ${name}`)) received += (await reader.read()).value ?? '';
-      const at = received.indexOf(`event: ${name}`);
-      const end = received.indexOf('\n\n', at);
-      const event = received.slice(at, end);
-      received = received.slice(end + 2);
-      return JSON.parse(event.split('data: ')[1]) as Record<string, unknown>;
+      const event = await next();
+      expect(event.name).toBe(name);
+      return event.data;
     };
     expect(await nextEvent('process')).toMatchObject({ id, status: 'transmitted', progress_percent: 8 });
     await t.db.query(`UPDATE "import".import_process SET status = 'received' WHERE id = $1`, [id]);
@@ -340,5 +359,33 @@ describe('administration: imports, webhook endpoints and customer messages', () 
     expect(
       (await fetch(nordPath, { headers: { Authorization: `Bearer ${await t.adminToken('nord')}` } })).status,
     ).toBe(404);
+  }, 30_000);
+
+  it('streams the processes a list shows and the processes started since (followImportProcesses)', async () => {
+    const shown = await importProcess(['uploaded', 'transmitted']);
+    const nords = await importProcess(['uploaded'], { tenant: 'nord', broker: 'N1' });
+    const { answer, reader, nextEvent } = await openStream(
+      `/tenants/demo/import-processes/events?ids=${shown},${nords}`,
+    );
+    expect(answer.status).toBe(200);
+    // Another tenant's process is not followed, whatever ids a list names.
+    expect(await nextEvent()).toMatchObject({ name: 'process', data: { id: shown, status: 'transmitted' } });
+    await t.db.query(`UPDATE "import".import_process SET status = 'received' WHERE id = $1`, [shown]);
+    expect(await nextEvent()).toMatchObject({ name: 'process', data: { id: shown, progress_percent: 15 } });
+    await importProcess(['uploaded'], { tenant: 'nord', broker: 'N1' });
+    const started = await importProcess(['uploaded'], { broker: 'V1001' });
+    expect(await nextEvent()).toMatchObject({ name: 'started', data: { id: started, broker: 'V1001' } });
+    await t.db.query(
+      `UPDATE "import".import_process SET status = 'processed', ended_at = now() WHERE id = $1`,
+      [shown],
+    );
+    expect(await nextEvent()).toMatchObject({ name: 'process', data: { id: shown, status: 'processed' } });
+    await reader.cancel();
+
+    await processes('/events?ids=abc').expect(400);
+    await processes(`/events?ids=${Array.from({ length: 101 }, () => shown).join(',')}`).expect(400);
+    await t
+      .call(await t.adminToken('nord'), 'get', `/tenants/demo/import-processes/events?ids=${shown}`)
+      .expect(404);
   }, 30_000);
 });

@@ -122,6 +122,29 @@ export class ImportProcessOperations {
     return viewOf(await this.row(db, await tenantIdOf(db, tenantCode), processId));
   }
 
+  /**
+   * For a live list of processes: the views of the processes `ids` (those of the tenant), and those of the tenant's
+   * processes started in the last `recentSeconds`.
+   */
+  async watch(
+    tenantCode: string,
+    ids: string[],
+    recentSeconds: number,
+  ): Promise<{ watched: OperatorImportView[]; recent: OperatorImportView[] }> {
+    const db = this.db.manager;
+    const rows = await db.query<(ProcessRow & { is_watched: boolean })[]>(
+      `SELECT ${PROCESS_VIEW}, p.id = ANY($2::uuid[]) AS is_watched FROM ${PROCESS_FROM}
+        WHERE p.tenant_id = $1 AND (p.id = ANY($2::uuid[]) OR p.started_at >= now() - make_interval(secs => $3))
+        ORDER BY p.started_at, p.id`,
+      [await tenantIdOf(db, tenantCode), ids.filter(isUuid), recentSeconds],
+    );
+    const views = rows.map(({ is_watched, ...row }) => ({ watched: is_watched, view: viewOf(row) }));
+    return {
+      watched: views.filter((row) => row.watched).map((row) => row.view),
+      recent: views.filter((row) => !row.watched).map((row) => row.view),
+    };
+  }
+
   async get(tenantCode: string, processId: string): Promise<OperatorImportDetail> {
     const db = this.db.manager;
     const row = await this.row(db, await tenantIdOf(db, tenantCode), processId);

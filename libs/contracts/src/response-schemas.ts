@@ -1498,6 +1498,54 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
     ],
     "additionalProperties": false
   },
+  "MasterDataChange": {
+    "type": "object",
+    "properties": {
+      "column": {
+        "type": "string"
+      },
+      "from": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "boolean"
+          },
+          {
+            "type": "string",
+            "nullable": true,
+            "enum": [
+              null
+            ]
+          }
+        ]
+      },
+      "to": {
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "boolean"
+          },
+          {
+            "type": "string",
+            "nullable": true,
+            "enum": [
+              null
+            ]
+          }
+        ]
+      }
+    },
+    "required": [
+      "column",
+      "from",
+      "to"
+    ],
+    "additionalProperties": false
+  },
   "MasterDataKind": {
     "type": "string",
     "enum": [
@@ -1523,6 +1571,14 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
     ],
     "additionalProperties": false
   },
+  "MasterDataOutcome": {
+    "type": "string",
+    "enum": [
+      "created",
+      "updated",
+      "unchanged"
+    ]
+  },
   "MasterDataResult": {
     "type": "object",
     "properties": {
@@ -1541,6 +1597,15 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "unchanged": {
         "type": "number"
       },
+      "rows": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/MasterDataRowOutcome"
+        }
+      },
+      "rows_not_listed": {
+        "type": "number"
+      },
       "errors": {
         "type": "array",
         "items": {
@@ -1554,7 +1619,36 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "created",
       "updated",
       "unchanged",
+      "rows",
+      "rows_not_listed",
       "errors"
+    ],
+    "additionalProperties": false
+  },
+  "MasterDataRowOutcome": {
+    "type": "object",
+    "properties": {
+      "line": {
+        "type": "number"
+      },
+      "key": {
+        "type": "string"
+      },
+      "outcome": {
+        "$ref": "#/components/schemas/MasterDataOutcome"
+      },
+      "changes": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/MasterDataChange"
+        }
+      }
+    },
+    "required": [
+      "line",
+      "key",
+      "outcome",
+      "changes"
     ],
     "additionalProperties": false
   },

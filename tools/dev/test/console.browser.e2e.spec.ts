@@ -156,6 +156,8 @@ async function gdvFile(policyPrefix: string, contracts = 200): Promise<Buffer> {
     expect(await preview.locator('table.counts').innerText()).toMatch(
       /Neu\s+2\s+Geändert\s+0\s+Unverändert\s+1\s+Fehlerhafte Zeilen\s+0/,
     );
+    await preview.getByRole('row', { name: '2 M1 neu' }).waitFor();
+    await preview.getByRole('row', { name: '4 V1000 unverändert' }).waitFor();
     await checkPage(page, 'anna-6-master-data-preview');
     const before = await page.request.get(`${harness.consoleUrl}/api/v1/tenants/demo/brokers/M2`);
     expect(before.status()).toBe(404);
@@ -274,20 +276,21 @@ async function gdvFile(policyPrefix: string, contracts = 200): Promise<Buffer> {
     } finally {
       await db.end();
     }
-    await page.getByRole('button', { name: 'Filtern' }).click();
+    // The list was open before the uploads: they come into it, and move in it, by its event stream alone.
+    const liveRow = page.getByRole('row', { name: /bestand\.gdv/ });
+    await liveRow.getByText('hochgeladen').waitFor();
     await page
-      .getByRole('cell', { name: /bestand\.gdv/ })
-      .first()
+      .getByRole('row', { name: /fehler\.gdv/ })
+      .getByText('fehlgeschlagen')
       .waitFor();
     await checkPage(page, 'anna-10-imports');
-
-    await page
-      .getByRole('row', { name: /bestand\.gdv/ })
-      .getByRole('link')
-      .click();
-    await page.getByRole('heading', { name: 'Import bestand.gdv von V1000' }).waitFor();
     await harness.startWorker();
-    await page.getByTestId('import-status').getByText('verarbeitet').waitFor({ timeout: 60_000 });
+    await liveRow.getByText('verarbeitet').waitFor({ timeout: 60_000 });
+    expect(await liveRow.getByRole('progressbar').getAttribute('value')).toBe('100');
+
+    await liveRow.getByRole('link').click();
+    await page.getByRole('heading', { name: 'Import bestand.gdv von V1000' }).waitFor();
+    await page.getByTestId('import-status').getByText('verarbeitet').waitFor();
     expect(await page.getByRole('progressbar', { name: 'Fortschritt' }).getAttribute('value')).toBe('100');
     await checkPage(page, 'anna-11-import-processed');
     expect(live).toMatch(/^[0-9a-f-]{36}$/);

@@ -1,16 +1,15 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type QueryKey, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, must, type Schemas } from '../api';
+import { api, CONSOLE_BASE, must, type Schemas } from '../api';
 import { formText } from '../components/form-text';
 import { PageTitle } from '../components/page-title';
 import { PAGE_SIZE, Pager } from '../components/pager';
 import { localTime } from '../components/time';
 
-type Status = NonNullable<Schemas['OperatorImportView']['status']>;
-const ENDED: Status[] = ['processed', 'archived', 'failed'];
-/** How often a page with imports under way asks again. */
-export const LIVE_INTERVAL_MS = 2_000;
+type View = Schemas['OperatorImportView'];
+type ProcessPage = Schemas['OperatorImportPage'];
+type Status = NonNullable<View['status']>;
 
 export const STATUS_LABELS: Partial<Record<Status, string>> = {
   uploaded: 'hochgeladen',
@@ -31,23 +30,51 @@ interface Filter {
 
 const dayStart = (date: string) => (date ? new Date(`${date}T00:00:00`).toISOString() : undefined);
 
-/** The tenant's imports: by status, broker and day; those under way move live. */
+/**
+ * Follows the listed imports live (followImportProcesses, Server-Sent Events): each change goes into the list at
+ * once; an import started since, or one that no longer has the status the list is filtered by, asks for the list
+ * again. The browser reconnects a stream that broke.
+ */
+function useLiveImports(tenant: string, key: QueryKey, status: Status | undefined, ids: string[]): void {
+  const queries = useQueryClient();
+  const keyText = JSON.stringify(key);
+  const idList = ids.join(',');
+  useEffect(() => {
+    const listKey = JSON.parse(keyText) as QueryKey;
+    const path = `${CONSOLE_BASE}/api/v1/tenants/${encodeURIComponent(tenant)}/import-processes/events`;
+    const url = idList ? `${path}?ids=${idList}` : path;
+    const events = new EventSource(url);
+    events.addEventListener('process', (event) => {
+      const view = JSON.parse((event as MessageEvent<string>).data) as View;
+      if (status && view.status !== status) void queries.invalidateQueries({ queryKey: listKey });
+      else
+        queries.setQueryData<ProcessPage>(
+          listKey,
+          (page) => page && { ...page, items: page.items.map((item) => (item.id === view.id ? view : item)) },
+        );
+    });
+    events.addEventListener('started', () => void queries.invalidateQueries({ queryKey: listKey }));
+    return () => events.close();
+  }, [tenant, keyText, status, idList, queries]);
+}
+
+/** The tenant's imports: by status, broker and day; they move live. */
 export function ImportsPage() {
   const tenant = useParams().tenant!;
   const [filter, setFilter] = useState<Filter>({});
   const [offset, setOffset] = useState(0);
   const queries = useQueryClient();
+  const key = ['imports', tenant, filter, offset];
   const imports = useQuery({
-    queryKey: ['imports', tenant, filter, offset],
+    queryKey: key,
     queryFn: () =>
       must(
         api.GET('/tenants/{tenant}/import-processes', {
           params: { path: { tenant }, query: { ...filter, offset, limit: PAGE_SIZE } },
         }),
       ),
-    refetchInterval: (query) =>
-      query.state.data?.items.some((item) => !ENDED.includes(item.status)) ? LIVE_INTERVAL_MS : false,
   });
+  useLiveImports(tenant, key, filter.status, imports.data?.items.map((item) => item.id) ?? []);
   return (
     <>
       <PageTitle>Importe des Mandanten {tenant}</PageTitle>

@@ -6,6 +6,15 @@ import { PageTitle } from '../components/page-title';
 
 type Kind = Schemas['MasterDataKind'];
 type Result = Schemas['MasterDataResult'];
+type Change = Schemas['MasterDataChange'];
+
+const OUTCOME_LABELS: Record<Schemas['MasterDataRowOutcome']['outcome'], string> = {
+  created: 'neu',
+  updated: 'geändert',
+  unchanged: 'unverändert',
+};
+
+const cellText = (value: Change['from']) => (value === null ? '(leer)' : String(value));
 
 const KINDS: { kind: Kind; label: string }[] = [
   { kind: 'brokers', label: 'Makler' },
@@ -118,6 +127,7 @@ function ResultView({ title, result }: { title: string; result: Result }) {
           </tr>
         </tbody>
       </table>
+      <RowsView result={result} />
       {result.errors.length > 0 && (
         <>
           <p>Die Datei wird erst importiert, wenn keine Zeile fehlerhaft ist.</p>
@@ -141,5 +151,46 @@ function ResultView({ title, result }: { title: string; result: Result }) {
         </>
       )}
     </section>
+  );
+}
+
+/** What each good row of the file does: new, changed (each column from its stored value to the file's) or unchanged. */
+function RowsView({ result }: { result: Result }) {
+  if (result.rows.length === 0) return null;
+  return (
+    <table>
+      <caption>Zeilen der Datei</caption>
+      <thead>
+        <tr>
+          <th scope="col">Zeile</th>
+          <th scope="col">Schlüssel</th>
+          <th scope="col">Ergebnis</th>
+          <th scope="col">Änderungen</th>
+        </tr>
+      </thead>
+      <tbody>
+        {result.rows.map((row) => (
+          <tr key={row.line}>
+            <td>{row.line}</td>
+            <td>{row.key}</td>
+            <td>{OUTCOME_LABELS[row.outcome]}</td>
+            <td>
+              {row.changes.map((change) => (
+                <div key={change.column}>
+                  {change.column}: {cellText(change.from)} → {cellText(change.to)}
+                </div>
+              ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+      {result.rows_not_listed > 0 && (
+        <tfoot>
+          <tr>
+            <td colSpan={4}>{result.rows_not_listed} weitere Zeilen sind gezählt, aber nicht aufgeführt.</td>
+          </tr>
+        </tfoot>
+      )}
+    </table>
   );
 }

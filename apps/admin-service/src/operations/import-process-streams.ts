@@ -5,7 +5,7 @@ import type { OperatorImportView } from '@broker/contracts';
 import { startEventStream } from '@broker/platform';
 
 export interface ImportStreamSettings {
-  /** How often a stream reads the process again. */
+  /** How often a stream reads the processes again. */
   pollMs: number;
   /** A comment line this often keeps an idle stream open through proxies. */
   heartbeatMs: number;
@@ -16,10 +16,28 @@ export interface ImportStreamSettings {
 export const IMPORT_STREAM_SETTINGS = Symbol('IMPORT_STREAM_SETTINGS');
 
 /**
- * followImportProcess: an import process as it moves, for the console's live view (Server-Sent Events). Each
- * `process` event carries the OperatorImportView when it changed (status, progress, failure, a cancellation asked
- * for), read from PostgreSQL, which holds the pipeline's truth; `end` follows once the process ended, and the stream
- * closes. Streams end with the client or with this process's shutdown.
+ * A list's stream tells of processes started this long ago at most: longer than an upload's transaction takes from
+ * the process's start time to its commit, so none is missed.
+ */
+const RECENT_START_SECONDS = 60;
+
+/** An event of a stream: `process` (a process's view, sent when it changed) or `started` (a new process's view). */
+interface ProcessEvent {
+  name: 'process' | 'started';
+  view: OperatorImportView;
+}
+
+/** What a stream sends: the events of a reading of PostgreSQL, and whether it has said everything. */
+interface ProcessEventSource {
+  read(): Promise<ProcessEvent[]>;
+  ended(): boolean;
+}
+
+/**
+ * The console's live views of import processes (Server-Sent Events), read from PostgreSQL, which holds the
+ * pipeline's truth, every `pollMs`: followImportProcess (one process, until it ended) and followImportProcesses (the
+ * processes a list shows, and the processes started since). A process's view is sent when it changed (status,
+ * progress, failure, a cancellation asked for). Streams end with the client or with this process's shutdown.
  */
 @Injectable()
 export class ImportProcessStreams implements BeforeApplicationShutdown {
@@ -31,20 +49,68 @@ export class ImportProcessStreams implements BeforeApplicationShutdown {
     @Inject(IMPORT_STREAM_SETTINGS) private readonly settings: ImportStreamSettings,
   ) {}
 
+  /** followImportProcess: `process` whenever the process changed, `end` once it ended; then the stream closes. */
   async follow(tenant: string, processId: string, request: Request, response: Response): Promise<void> {
-    const first = await this.processes.view(tenant, processId);
+    let last = await this.processes.view(tenant, processId);
+    const source: ProcessEventSource = {
+      read: async () => {
+        last = await this.processes.view(tenant, processId);
+        return [{ name: 'process', view: last }];
+      },
+      ended: () => last.ended_at !== null,
+    };
+    this.stream(request, response, source, [{ name: 'process', view: last }]);
+  }
+
+  /**
+   * followImportProcesses: `process` whenever one of the processes `ids` changed (each at once first), `started`
+   * for each process of the tenant started after the stream began (a list shows it once it asks again).
+   */
+  async followList(tenant: string, ids: string[], request: Request, response: Response): Promise<void> {
+    const first = await this.processes.watch(tenant, ids, RECENT_START_SECONDS);
+    let known = new Set(first.recent.map((view) => view.id));
+    const source: ProcessEventSource = {
+      read: async () => {
+        const { watched, recent } = await this.processes.watch(tenant, ids, RECENT_START_SECONDS);
+        const started = recent.filter((view) => !known.has(view.id));
+        known = new Set(recent.map((view) => view.id));
+        return [
+          ...watched.map((view): ProcessEvent => ({ name: 'process', view })),
+          ...started.map((view): ProcessEvent => ({ name: 'started', view })),
+        ];
+      },
+      ended: () => false,
+    };
+    this.stream(
+      request,
+      response,
+      source,
+      first.watched.map((view) => ({ name: 'process', view })),
+    );
+  }
+
+  private stream(
+    request: Request,
+    response: Response,
+    source: ProcessEventSource,
+    first: ProcessEvent[],
+  ): void {
     startEventStream(response, this.open.size, this.settings.maxStreams);
-    let sent = '';
-    const send = (view: OperatorImportView) => {
+    // What each followed process's last `process` event said (a source tells of a started process once).
+    const sent = new Map<string, string>();
+    const send = (events: ProcessEvent[]) => {
       if (!this.open.has(finish)) return;
-      const data = JSON.stringify(view);
-      if (data !== sent) response.write(`event: process\ndata: ${data}\n\n`);
-      sent = data;
-      if (view.ended_at !== null) finish(true);
+      for (const { name, view } of events) {
+        const data = JSON.stringify(view);
+        if (name === 'process' && sent.get(view.id) === data) continue;
+        if (name === 'process') sent.set(view.id, data);
+        response.write(`event: ${name}\ndata: ${data}\n\n`);
+      }
+      if (source.ended()) finish(true);
     };
     const poll = setInterval(() => {
-      this.processes.view(tenant, processId).then(send, (error: unknown) => {
-        this.logger.warn({ err: error }, `Import ${processId}: not read for its stream this time`);
+      source.read().then(send, (error: unknown) => {
+        this.logger.warn({ err: error }, 'Import processes not read for a stream this time');
       });
     }, this.settings.pollMs);
     const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), this.settings.heartbeatMs);

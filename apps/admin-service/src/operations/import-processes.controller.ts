@@ -1,8 +1,20 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ImportProcessOperations, type WriteContext } from '@broker/administration';
 import {
+  FollowImportProcessesQuery,
   ListImportProcessesQuery,
   type OperatorImportDetail,
   type OperatorImportPage,
@@ -12,6 +24,26 @@ import { ADMIN_BASE } from '../answers.js';
 import { AdminGuard, Writer } from '../auth/admin.guard.js';
 import { ApiConflict } from '../documented-errors.js';
 import { ImportProcessStreams } from './import-process-streams.js';
+
+/** An answer of Server-Sent Events whose data are OperatorImportViews: `events` says which. */
+function ApiEventStream(events: string): MethodDecorator {
+  return applyDecorators(
+    ApiProduces('text/event-stream'),
+    ApiResponse({
+      status: 200,
+      description:
+        `Server-Sent Events (text/event-stream): ${events} A comment line (\`: keep-alive\`) comes every 15 ` +
+        'seconds while nothing happens.',
+      content: {
+        'text/event-stream': {
+          schema: { type: 'string' },
+          // Not expressible in OpenAPI 3.0: the schema of each event's data, for readers and generators.
+          'x-event-data': { $ref: '#/components/schemas/OperatorImportView' },
+        } as never,
+      },
+    }),
+  );
+}
 
 /** The import processes of the tenant's brokers (area A), followed and mended by operators. */
 @Controller(`${ADMIN_BASE}/tenants/:tenant/import-processes`)
@@ -38,6 +70,27 @@ export class ImportProcessesController {
   }
 
   @ApiOperation({
+    operationId: 'followImportProcesses',
+    summary:
+      'The import processes a list shows as they move, and the processes started since (Server-Sent Events)',
+  })
+  @ApiQueryParameters(FollowImportProcessesQuery)
+  @ApiEventStream(
+    '`process` with the OperatorImportView of a followed process whenever it changed (each at once first), ' +
+      '`started` with the OperatorImportView of each process of the tenant started after the stream began. The ' +
+      'stream stays open until the client leaves.',
+  )
+  @Get('events')
+  async followList(
+    @Param('tenant') tenant: string,
+    @Query() query: FollowImportProcessesQuery,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.streams.followList(tenant, query.idList, request, response);
+  }
+
+  @ApiOperation({
     operationId: 'getImportProcess',
     summary: 'An import process with its stage history, its first issues and its failure reason',
   })
@@ -51,21 +104,10 @@ export class ImportProcessesController {
     operationId: 'followImportProcess',
     summary: 'An import process as it moves (Server-Sent Events), for live views',
   })
-  @ApiProduces('text/event-stream')
-  @ApiResponse({
-    status: 200,
-    description:
-      'Server-Sent Events (text/event-stream): `process` with the OperatorImportView whenever it changed (the ' +
-      'first at once), `end` once the process ended; then the stream closes. A comment line (`: keep-alive`) comes ' +
-      'every 15 seconds while nothing happens.',
-    content: {
-      'text/event-stream': {
-        schema: { type: 'string' },
-        // Not expressible in OpenAPI 3.0: the schema of each event's data, for readers and generators.
-        'x-event-data': { $ref: '#/components/schemas/OperatorImportView' },
-      } as never,
-    },
-  })
+  @ApiEventStream(
+    '`process` with the OperatorImportView whenever it changed (the first at once), `end` once the process ended; ' +
+      'then the stream closes.',
+  )
   @Get(':processId/events')
   async follow(
     @Param('tenant') tenant: string,

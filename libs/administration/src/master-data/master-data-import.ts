@@ -1,5 +1,12 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { MasterDataKind, MasterDataLineError, MasterDataResult } from '@broker/contracts';
+import {
+  MASTER_DATA_MAX_LISTED_ROWS,
+  type MasterDataChange,
+  type MasterDataKind,
+  type MasterDataLineError,
+  type MasterDataResult,
+  type MasterDataRowOutcome,
+} from '@broker/contracts';
 import { lockBrokerHierarchy } from '@broker/inventory';
 import { inTransaction, recordAuditEvent, type WriteContext } from '../audit-trail.js';
 import { tenantIdOf } from '../tenants.js';
@@ -19,11 +26,15 @@ interface PlannedWrite {
   values: MasterDataValues;
 }
 
-/** New rows, changed rows (with the columns each changes), and how many rows the file leaves as they are. */
+/**
+ * New rows, changed rows (with the columns each changes), how many rows the file leaves as they are, and what each
+ * row does, by line.
+ */
 interface Plan {
   created: PlannedWrite[];
   changed: (PlannedWrite & { changes: MasterDataValues })[];
   unchanged: number;
+  outcomes: MasterDataRowOutcome[];
 }
 
 /** The columns a kind's file must name, and every column it may name. */
@@ -99,21 +110,30 @@ function planWrites(
   stored: Map<string, MasterDataValues>,
 ): Plan {
   const defaults = Object.fromEntries(spec.columns.map((column) => [column.name, column.default]));
-  const plan: Plan = { created: [], changed: [], unchanged: 0 };
-  for (const { key, values } of records) {
+  const plan: Plan = { created: [], changed: [], unchanged: 0, outcomes: [] };
+  for (const { line, key, values } of records) {
     const before = stored.get(key);
     if (!before) {
       plan.created.push({ key, values: { ...defaults, ...values } });
+      plan.outcomes.push({ line, key, outcome: 'created', changes: [] });
       continue;
     }
     const changes = Object.fromEntries(
       Object.entries(values).filter(([name, value]) => !sameValue(before[name], value)),
     );
-    if (Object.keys(changes).length === 0) plan.unchanged++;
-    else plan.changed.push({ key, values: { ...defaults, ...before, ...values }, changes });
+    if (Object.keys(changes).length === 0) {
+      plan.unchanged++;
+      plan.outcomes.push({ line, key, outcome: 'unchanged', changes: [] });
+    } else {
+      plan.changed.push({ key, values: { ...defaults, ...before, ...values }, changes });
+      plan.outcomes.push({ line, key, outcome: 'updated', changes: changesOf(before, changes) });
+    }
   }
   return plan;
 }
+
+const changesOf = (before: MasterDataValues, changes: MasterDataValues): MasterDataChange[] =>
+  Object.entries(changes).map(([column, to]) => ({ column, from: before[column] ?? null, to }));
 
 const sameValue = (stored: CellValue | undefined, given: CellValue) => (stored ?? null) === given;
 
@@ -162,6 +182,8 @@ export class MasterDataImport {
         created: plan.created.length,
         updated: plan.changed.length,
         unchanged: plan.unchanged,
+        rows: plan.outcomes.slice(0, MASTER_DATA_MAX_LISTED_ROWS),
+        rows_not_listed: Math.max(0, plan.outcomes.length - MASTER_DATA_MAX_LISTED_ROWS),
         errors: listed(errors),
       };
       if (errors.length === 0 && !options.dryRun && plan.created.length + plan.changed.length > 0)

@@ -339,6 +339,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/{tenant}/import-processes/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The import processes a list shows as they move, and the processes started since (Server-Sent Events) */
+        get: operations["followImportProcesses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/{tenant}/import-processes/{processId}": {
         parameters: {
             query?: never;
@@ -710,19 +727,34 @@ export interface components {
             status: components["schemas"]["ImportStatus"];
             changed_at: string;
         };
+        MasterDataChange: {
+            column: string;
+            from: string | boolean | (null);
+            to: string | boolean | (null);
+        };
         /** @enum {string} */
         MasterDataKind: "brokers" | "employees" | "companies" | "agreements";
         MasterDataLineError: {
             line: number;
             message: string;
         };
+        /** @enum {string} */
+        MasterDataOutcome: "created" | "updated" | "unchanged";
         MasterDataResult: {
             kind: components["schemas"]["MasterDataKind"];
             dry_run: boolean;
             created: number;
             updated: number;
             unchanged: number;
+            rows: components["schemas"]["MasterDataRowOutcome"][];
+            rows_not_listed: number;
             errors: components["schemas"]["MasterDataLineError"][];
+        };
+        MasterDataRowOutcome: {
+            line: number;
+            key: string;
+            outcome: components["schemas"]["MasterDataOutcome"];
+            changes: components["schemas"]["MasterDataChange"][];
         };
         OperatorImportDetail: {
             id: string;
@@ -3855,6 +3887,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OperatorImportPage"];
+                };
+            };
+            /** @description The request is invalid (every failing field named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No valid administration token */
+            401: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The token lacks the scope the operation needs */
+            403: {
+                headers: {
+                    /** @description The bearer challenge: `Bearer error="invalid_token"` or `"insufficient_scope"` with a description */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description No such tenant, or no such object of the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description The body is larger than the limit (a master-data file: ADMIN_MASTER_DATA_MAX_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+            /** @description Server fault: an HTML page with the request id (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Overloaded, or a service it depends on unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorView"];
+                };
+            };
+        };
+    };
+    followImportProcesses: {
+        parameters: {
+            query?: {
+                /** @description The processes to follow, comma-separated (up to 100); without, only new ones */
+                ids?: string;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events (text/event-stream): `process` with the OperatorImportView of a followed process whenever it changed (each at once first), `started` with the OperatorImportView of each process of the tenant started after the stream began. The stream stays open until the client leaves. A comment line (`: keep-alive`) comes every 15 seconds while nothing happens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description The request is invalid (every failing field named) */

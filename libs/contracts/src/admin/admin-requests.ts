@@ -403,6 +403,26 @@ export class ListImportProcessesQuery extends PageQuery {
   sort: OperatorImportSort = '-started_at';
 }
 
+/** Processes a live list follows at most (a page of listImportProcesses). */
+export const FOLLOWED_PROCESSES_MAX = 100;
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+/** followImportProcesses: the processes a list shows. */
+export class FollowImportProcessesQuery {
+  @IsOptional()
+  @Matches(new RegExp(`^(${UUID}(,${UUID}){0,${FOLLOWED_PROCESSES_MAX - 1}})?$`), {
+    message: `ids must be up to ${FOLLOWED_PROCESSES_MAX} process ids, separated by commas`,
+  })
+  @JSONSchema({
+    description: `The processes to follow, comma-separated (up to ${FOLLOWED_PROCESSES_MAX}); without, only new ones`,
+  })
+  ids?: string;
+
+  get idList(): string[] {
+    return this.ids ? this.ids.split(',') : [];
+  }
+}
+
 export const WEBHOOK_ENDPOINT_STATES = ['failing', 'disabled'] as const;
 
 /** listWebhookEndpoints: the endpoints of the tenant's brokers. */

@@ -146,9 +146,34 @@ export interface MasterDataLineError {
   message: string;
 }
 
+/** A column a row of a master-data file changes: its stored value and the file's. */
+export interface MasterDataChange {
+  column: string;
+  from: string | boolean | null;
+  to: string | boolean | null;
+}
+
+export const MASTER_DATA_OUTCOMES = ['created', 'updated', 'unchanged'] as const;
+export type MasterDataOutcome = (typeof MASTER_DATA_OUTCOMES)[number];
+
+/** What a good row of a master-data file does to the stored row of its key. */
+export interface MasterDataRowOutcome {
+  /** The row's line in the file (the header is line 1). */
+  line: number;
+  /**
+   * The row's key: a broker's number, an employee's `broker/number`, an insurer's `vu_number`, an agreement's
+   * `broker/vu_number`.
+   */
+  key: string;
+  outcome: MasterDataOutcome;
+  /** For `updated`: each column the row changes; empty otherwise. */
+  changes: MasterDataChange[];
+}
+
 /**
- * importMasterData: rows created, updated and left unchanged. With `errors`, nothing was written (the counts say
- * what the file's good rows would have done); a dry run writes nothing either way.
+ * importMasterData: rows created, updated and left unchanged, counted and (the first MASTER_DATA_MAX_LISTED_ROWS by
+ * line) listed with what each does. With `errors`, nothing was written (the counts and rows say what the file's good
+ * rows would have done); a dry run writes nothing either way.
  */
 export interface MasterDataResult {
   kind: MasterDataKind;
@@ -156,8 +181,14 @@ export interface MasterDataResult {
   created: number;
   updated: number;
   unchanged: number;
+  rows: MasterDataRowOutcome[];
+  /** Good rows beyond the listed ones (counted above, not listed). */
+  rows_not_listed: number;
   errors: MasterDataLineError[];
 }
+
+/** Good rows a master-data result lists at most. */
+export const MASTER_DATA_MAX_LISTED_ROWS = 1000;
 
 export const AUDIT_ACTOR_KINDS = ['customer', 'operator', 'tenant-admin', 'api-client', 'system'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
