@@ -257,6 +257,8 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
       status: 413,
     });
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+    expect(answer.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
     expect(services.import.output()).not.toContain(answer.headers['x-request-id']);
   });
 
@@ -337,7 +339,17 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
         code: 1102,
         status: 403,
       });
-      expect((await fetch(`${restricted.url}/api/v1/openapi.json`)).status).toBe(200);
+      const console = await fetch(`${restricted.url}/admin/console/`);
+      expect(console.status).toBe(403);
+      expect(console.headers.get('content-security-policy')).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      const passed = await fetch(`${restricted.url}/api/v1/openapi.json`);
+      expect(passed.status).toBe(200);
+      // A service's answer keeps its own headers: the gateway adds none of its error answers' to it.
+      expect(passed.headers.get('content-security-policy')).not.toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
     } finally {
       restricted.stop();
     }
