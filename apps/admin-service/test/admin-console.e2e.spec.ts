@@ -209,7 +209,18 @@ describe('operator console: OpenID login (code flow, PKCE), session, CSRF and th
 
   it('sends the security headers with every page: a strict CSP, no framing, no referrer', async () => {
     const client = await t.loggedIn(CONSOLE_PEOPLE.olga);
-    const pages = ['/', '/tenants', '/t/demo/brokers/V1000', '/session', '/api/v1/tenants'];
+    const pages = [
+      ...[
+        '/',
+        '/tenants',
+        '/t/demo/brokers',
+        '/t/demo/brokers/V1000',
+        '/t/demo/calc-users',
+        '/t/demo/companies',
+      ],
+      ...['/t/demo/master-data', '/t/demo/audit', '/t/demo/imports', '/t/demo/imports/x', '/t/demo/webhooks'],
+      ...['/t/demo/webhooks/1', '/t/demo/messages', '/nirgends', '/session', '/api/v1/tenants'],
+    ];
     for (const path of pages) {
       const answer = await client.get(`${t.baseUrl}${path}`);
       const csp = answer.headers()['content-security-policy'];
