@@ -427,7 +427,10 @@ async function gdvFile(policyPrefix: string, contracts = 200): Promise<Buffer> {
     await harness.logIn(tenantAdmin, CONSOLE_PEOPLE.anna);
     expect(await tenantAdmin.getByRole('link', { name: 'Warteschlangen' }).count()).toBe(0);
     expect((await tenantAdmin.request.get(`${board}api/queues`)).status()).toBe(403);
-    expect((await tenantAdmin.request.get(board)).status()).toBe(403);
+    const refused = await tenantAdmin.goto(board);
+    expect(refused?.status()).toBe(403);
+    await tenantAdmin.getByRole('heading', { name: 'Kein Zugriff' }).waitFor();
+    await checkPage(tenantAdmin, 'anna-15-queue-board-refused');
     await tenantAdmin.context().close();
   }, 90_000);
 

@@ -97,6 +97,16 @@ export class ConsoleGate {
     const session = await this.sessionOf(request);
     if (!session && isPage) return response.redirect(302, this.loginPath(request.url));
     if (!session) throw new DomainError(ErrorCode.AuthenticationRequired, 'Log in to the console first');
+    if (session.role !== 'operator' && isPage) {
+      const home = { href: `${CONSOLE_PATH}/`, text: 'Zur Konsole' };
+      const why =
+        'Die Warteschlangen enthalten die Arbeit aller Mandanten; sie sind dem Betrieb der Plattform vorbehalten.';
+      response
+        .status(403)
+        .type('html')
+        .send(consolePage('Kein Zugriff', why, home));
+      return;
+    }
     if (session.role !== 'operator')
       throw new DomainError(ErrorCode.Forbidden, 'The queues hold every tenant’s work: operators only');
     const boardPath = request.path.slice(QUEUE_BOARD_PATH.length);
