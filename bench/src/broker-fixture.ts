@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { Client } from 'pg';
-import { findWorkspaceRoot, stopChild } from '@broker/local-services';
+import { stopChild } from '@broker/local-services';
 import {
   createTestDatabase,
   createTestRedisNamespace,
@@ -10,6 +9,7 @@ import {
   type TestRedisNamespace,
 } from '@broker/testing';
 import { createApiClients, createEmployees, insertBrokerFixture, withAdministration } from '@broker/fixtures';
+import { serviceEntry } from './bench-build.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
 
 /** The fixture's tenant, its brokers by number, and the key the service decrypts API keys with. */
@@ -72,7 +72,7 @@ export async function insertApiClient(
 export const percentile = (sorted: number[], share: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? 0;
 
-const SERVICE_ENTRY = path.join(findWorkspaceRoot(__dirname), 'apps/broker-service/dist/main.js');
+const SERVICE_ENTRY = serviceEntry('apps/broker-service/dist/main.js');
 
 /**
  * What the broker service benches stand on: a fresh database with the broker fixture and an API client

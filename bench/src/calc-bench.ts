@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { findWorkspaceRoot, stopChild } from '@broker/local-services';
+import { stopChild } from '@broker/local-services';
 import { FIXTURE_WRITE, withAdministration } from '@broker/fixtures';
 import { createTestDatabase } from '@broker/testing';
+import { type BenchFigure, recordFigures, serviceEntry } from './bench-build.js';
 import { cpuTimeMeter } from './cpu-time.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
 import { startTraceSink } from './trace-sink.js';
@@ -20,8 +21,7 @@ import { startTraceSink } from './trace-sink.js';
  * traces (parent-based ratio 0.1), one every trace, against the one request repeated. Results in bench/README.md.
  */
 
-const root = findWorkspaceRoot(__dirname);
-const CALC_ENTRY = path.join(root, 'apps/calc-service/dist/main.js');
+const CALC_ENTRY = serviceEntry('apps/calc-service/dist/main.js');
 const BARE_ENTRY = path.join(__dirname, 'bare-server.js');
 const CONNECTIONS = 50;
 // A fresh process needs several seconds under load before its speed settles (JIT, heap sizes): 3 s were not enough.
@@ -139,6 +139,33 @@ async function referenceResponse(port: number, token: string, body: string): Pro
   return bytes;
 }
 
+/** A row's figures for bench:compare (medians of the rounds): its rate, its p99 and its share of the bare server's. */
+function figuresOf(
+  rounds: Measurement[][],
+  row: number,
+  median: (values: number[]) => number,
+): BenchFigure[] {
+  const { target, mix } = rounds[0][row];
+  const of = (value: (measured: Measurement[]) => number) => median(rounds.map(value));
+  const figures: BenchFigure[] = [
+    {
+      row: `${target}, ${mix}`,
+      metric: 'requests/s',
+      value: of((m) => m[row].requestsPerSecond),
+      better: 'higher',
+    },
+    { row: `${target}, ${mix}`, metric: 'p99 ms', value: of((m) => m[row].p99), better: 'lower' },
+  ];
+  if (row > 0)
+    figures.push({
+      row: `${target}, ${mix}`,
+      metric: '% of the bare server',
+      value: of((m) => (100 * m[row].requestsPerSecond) / m[0].requestsPerSecond),
+      better: 'higher',
+    });
+  return figures;
+}
+
 /** Every round's measurements, then per row the median of its ratios to the bare server of the same round. */
 function report(rounds: Measurement[][]): void {
   console.table(
@@ -146,6 +173,7 @@ function report(rounds: Measurement[][]): void {
   );
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   const rows = rounds[0] ?? [];
+  recordFigures(rows.flatMap((_entry, row) => figuresOf(rounds, row, median)));
   const verdicts: string[] = [];
   for (let row = 1; row < rows.length; row++) {
     const ratios = rounds.map(

@@ -14,6 +14,7 @@ import {
   writeGdvPortfolio,
 } from '@broker/testing';
 import { insertBrokerFixture } from '@broker/fixtures';
+import { type BenchFigure, recordFigures } from './bench-build.js';
 import { cpuTimeMeter } from './cpu-time.js';
 import { peakRssMiB, stageSeconds, startImportServices, uploadGdv, waitForProcessed } from './import-run.js';
 
@@ -150,6 +151,18 @@ async function run(
 
 const seconds = (value: number) => value.toFixed(2);
 
+/** A size's figures for bench:compare. */
+function figuresOf(result: RunResult): BenchFigure[] {
+  const row = `${result.contracts} contracts`;
+  const figures: BenchFigure[] = [
+    { row, metric: 'upload → processed s', value: result.endToEndSeconds, better: 'lower' },
+    { row, metric: '× COPY', value: result.endToEndSeconds / result.copySeconds, better: 'lower' },
+  ];
+  if (result.workerPeakRssMiB !== null)
+    figures.push({ row, metric: 'worker peak RSS MiB', value: result.workerPeakRssMiB, better: 'lower' });
+  return figures;
+}
+
 function report(results: RunResult[]): string {
   const lines = [
     '| contracts | file MiB | upload s | upload → processed s | contracts/s | COPY s | COPY contracts/s | share of COPY rate | search index s | API peak RSS MiB | worker peak RSS MiB |',
@@ -204,6 +217,7 @@ async function main(): Promise<void> {
       results.push(await run(contracts, environment, workDir));
     }
     process.stdout.write(`${report(results)}\n\nDuring the runs: ${cpu.read()}.\n`);
+    recordFigures(results.flatMap(figuresOf));
   } finally {
     await environment.cleanup();
     rmSync(workDir, { recursive: true, force: true });

@@ -1,15 +1,14 @@
 import { openAsBlob, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Client, Pool } from 'pg';
-import { findWorkspaceRoot, stopChild } from '@broker/local-services';
+import { stopChild } from '@broker/local-services';
+import { serviceEntry } from './bench-build.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
 
 /** Running imports in the benches: the built import API and worker, an upload, and waiting for the end. */
 
-const root = findWorkspaceRoot(__dirname);
-const API_ENTRY = path.join(root, 'apps/import-service/dist/main.js');
-const WORKER_ENTRY = path.join(root, 'apps/import-service/dist/worker.js');
+const API_ENTRY = serviceEntry('apps/import-service/dist/main.js');
+const WORKER_ENTRY = serviceEntry('apps/import-service/dist/worker.js');
 const IMPORT_TIMEOUT_MS = 30 * 60_000;
 
 export interface ImportServices {

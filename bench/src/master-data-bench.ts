@@ -1,11 +1,11 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { SignJWT } from 'jose';
 import { FIXTURE_WRITE, withAdministration } from '@broker/fixtures';
-import { findWorkspaceRoot, stopChild } from '@broker/local-services';
+import { stopChild } from '@broker/local-services';
 import { createTestDatabase } from '@broker/testing';
 import { cpuTimeMeter } from './cpu-time.js';
+import { recordFigures, serviceEntry } from './bench-build.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
 
 /**
@@ -15,7 +15,7 @@ import { type ServiceProcess, startServiceProcess } from './service-process.js';
  * `pnpm bench:master-data [brokers] [employees per broker]`.
  */
 
-const ADMIN_ENTRY = path.join(findWorkspaceRoot(__dirname), 'apps/admin-service/dist/main.js');
+const ADMIN_ENTRY = serviceEntry('apps/admin-service/dist/main.js');
 const ISSUER = 'https://bench.local/';
 const AUDIENCE = 'bench-admin';
 const TENANT = 'bench';
@@ -143,6 +143,15 @@ async function main(): Promise<void> {
         `| ${label} | ${seconds.toFixed(2)} | ${answer.created} | ${answer.updated} | ${answer.unchanged} |`,
       );
     console.log(`admin service peak RSS: ${rss} MiB`);
+    recordFigures([
+      ...rounds.map(({ label, seconds }) => ({
+        row: label,
+        metric: 's',
+        value: seconds,
+        better: 'lower' as const,
+      })),
+      { row: 'admin service', metric: 'peak RSS MiB', value: rss, better: 'lower' },
+    ]);
   } finally {
     if (service) await stopChild(service, 'SIGTERM', 'SIGKILL', 10_000);
     await database.drop();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { svcOtp } from '@broker/auth';
+import { type BenchFigure, recordFigures } from './bench-build.js';
 import { BrokerBench, percentile } from './broker-fixture.js';
 import { cpuTimeMeter } from './cpu-time.js';
 
@@ -246,6 +247,15 @@ interface ThroughputRow {
   p99: number;
 }
 
+/** A throughput row's figures for bench:compare. */
+function throughputFigures(row: ThroughputRow): BenchFigure[] {
+  const name = `${row.mix.name}, ${row.shape.label}`;
+  return [
+    { row: name, metric: 'requests/s', value: row.requestsPerSecond, better: 'higher' },
+    { row: name, metric: 'p99 ms', value: row.p99, better: 'lower' },
+  ];
+}
+
 /** `CONNECTIONS` connections for `seconds` after a warm-up; any error, non-2xx or failed body check throws. */
 async function throughput(port: number, mix: Mix, shape: Shape, seconds: number): Promise<ThroughputRow> {
   const { method, path: requestPath, headers, body } = requestOf(mix, shape);
@@ -409,6 +419,7 @@ async function main(): Promise<void> {
         throughputs.push(await throughput(service.port, mix, shape, seconds));
       }
 
+    recordFigures(throughputs.flatMap(throughputFigures));
     const batches = throughputs.reduce(
       (sum, row) => sum + (row.shape.parts > 0 ? row.requestsPerSecond * seconds : 0),
       0,

@@ -1,7 +1,15 @@
 import type { Client } from 'pg';
 import { BrokerBench } from './broker-fixture.js';
 import { cpuTimeMeter } from './cpu-time.js';
-import { type Caller, type KindResult, measure, salutations, searchKunden } from './search-client.js';
+import { recordFigures } from './bench-build.js';
+import {
+  type Caller,
+  type KindResult,
+  measure,
+  salutations,
+  searchFigures,
+  searchKunden,
+} from './search-client.js';
 import {
   COMMON_SURNAMES,
   copyCustomers,
@@ -199,6 +207,7 @@ async function main(): Promise<void> {
         `= ${ms(sum(triggered))} s; the same with triggers off: ${untriggered.map(ms).join(' + ')} s = ${ms(sum(untriggered))} s.`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
+    recordFigures(results.flatMap((result) => searchFigures(result)));
   } finally {
     await bench.closeUnlessKept();
   }

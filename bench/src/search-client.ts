@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { svcDigest } from '@broker/auth';
+import type { BenchFigure } from './bench-build.js';
 import { type ApiClientKey, percentile } from './broker-fixture.js';
 
 /**
@@ -106,6 +107,14 @@ export interface Load {
   concurrency: number;
   warmUp: number;
   requests: number;
+}
+
+/** A measured kind's figures for bench:compare, its row named `row` (the kind unless given). */
+export function searchFigures(result: KindResult, row = result.kind): BenchFigure[] {
+  return [
+    { row, metric: 'p95 ms', value: result.p95, better: 'lower' },
+    { row, metric: 'requests/s', value: result.perSecond, better: 'higher' },
+  ];
 }
 
 export interface KindResult {

@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { type BenchFigure, recordFigures } from './bench-build.js';
 import { BrokerBench, insertCaller, percentile } from './broker-fixture.js';
 import { insertPoolLayer, layerBrokerOf, poolLayer } from './broker-pool.js';
 import { cpuTimeMeter } from './cpu-time.js';
@@ -11,6 +12,7 @@ import {
   measure,
   type RawAnswer,
   salutations,
+  searchFigures,
   searchKunden,
   searchPath,
   signedGet,
@@ -579,6 +581,15 @@ function resultRows(stage: Stage): string[] {
   ];
 }
 
+/** A stage's figures for bench:compare: every caller's kinds, by size, caller and kind. */
+function stageFigures(stage: Stage): BenchFigure[] {
+  return stage.callers.flatMap(({ pool, results }) =>
+    results.flatMap((result) =>
+      searchFigures(result, `${count(stage.size)}, ${pool.role} caller, ${result.kind}`),
+    ),
+  );
+}
+
 const resultsOf = (stage: Stage | undefined, role: Role) =>
   stage?.callers.find(({ pool }) => pool.role === role)?.results ?? [];
 
@@ -719,6 +730,7 @@ async function main(): Promise<void> {
       options.imports &&
       (await runConcurrentImports(bench, options.imports, () => importPhaseSearches(callers)));
     process.stdout.write(report(await bench.machine(), stages, result, imports, options));
+    recordFigures(stages.flatMap(stageFigures));
   } finally {
     await bench.closeUnlessKept();
   }
