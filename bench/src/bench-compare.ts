@@ -57,8 +57,9 @@ export interface CompareResult {
   comparisons: Comparison[];
 }
 
+/** A git command's output; its complaints are in the error it throws. */
 const git = (repository: string, ...args: string[]) =>
-  execFileSync('git', ['-C', repository, ...args], { encoding: 'utf8' }).trim();
+  execFileSync('git', ['-C', repository, ...args], { encoding: 'utf8', stdio: 'pipe' }).trim();
 
 /** The checkout as the new build: its commit, and whether it has changes not committed. */
 function checkoutLabel(repository: string): string {
@@ -163,27 +164,32 @@ export async function compareBuilds(settings: CompareSettings): Promise<CompareR
 }
 
 const median = (values: number[]) => {
+  if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
-const figure = (value: number) => (Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3));
+const figure = (value: number) =>
+  Number.isNaN(value) ? '–' : Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3);
 
 /** The comparison as a Markdown table, one line per figure, to paste into a commit message or bench/README. */
 export function comparisonTable(result: CompareResult, bench: string, args: string[]): string {
   const rounds = result.order.length / 2;
   const lines = [
     `bench:compare ${[bench, ...args].join(' ')}: new ${result.newLabel} over old ${result.oldCommit.slice(0, 7)}, ` +
-      `${rounds} rounds each, alternating (${result.order.join(', ')})`,
+      `${rounds} round${rounds === 1 ? '' : 's'} each, alternating (${result.order.join(', ')})`,
     '',
     '| row | metric | old (median) | new (median) | new / old (median) | spread of the rounds | better is |',
     '| --- | --- | ---: | ---: | ---: | --- | --- |',
     ...result.comparisons.map((comparison) => {
-      const ratios = comparison.ratios;
-      const spread = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+      const { ratios } = comparison;
+      // A figure only one build's runs recorded (a row the other's bench had not) has no ratio.
+      const ratio = ratios.length > 0 ? median(ratios).toFixed(2) : '–';
+      const spread =
+        ratios.length > 0 ? `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}` : '–';
       return (
         `| ${comparison.row} | ${comparison.metric} | ${figure(median(comparison.old))} | ` +
-        `${figure(median(comparison.new))} | ${median(ratios).toFixed(2)} | ${spread} | ${comparison.better} |`
+        `${figure(median(comparison.new))} | ${ratio} | ${spread} | ${comparison.better} |`
       );
     }),
   ];

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { compareBuilds, type CompareSettings, comparisonTable } from '../src/bench-compare';
@@ -52,7 +52,12 @@ setTimeout(() => {
 
 describe('bench:compare', () => {
   const setup = twoCommitRepository();
-  afterAll(() => setup.cleanup());
+  /** The directories compareBuilds keeps its runs' reports in (it names them in its last log line). */
+  const kept: string[] = [];
+  afterAll(() => {
+    setup.cleanup();
+    for (const directory of kept) rmSync(directory, { recursive: true, force: true });
+  });
   const settings = (overrides: Partial<CompareSettings> = {}): CompareSettings => ({
     repository: setup.repository,
     ref: 'HEAD~1',
@@ -60,7 +65,7 @@ describe('bench:compare', () => {
     args: [' once'],
     rounds: 2,
     buildCommands: [[process.execPath, 'build.js']],
-    log: () => undefined,
+    log: (line) => kept.push(...(/kept in (\S+)$/.exec(line)?.slice(1) ?? [])),
     ...overrides,
   });
 
@@ -90,6 +95,8 @@ describe('bench:compare', () => {
     // The temporary worktree is gone.
     const worktrees = execFileSync('git', ['-C', setup.repository, 'worktree', 'list'], { encoding: 'utf8' });
     expect(worktrees.trim().split('\n')).toHaveLength(1);
+    // Each run's own report is kept.
+    expect(readFileSync(path.join(kept[0], 'round-1-old.log'), 'utf8')).toMatch(/^slept \d+(\.\d+)? ms in /);
   });
 
   it('refuses a ref that names no commit, and a bench that records no figures', async () => {
