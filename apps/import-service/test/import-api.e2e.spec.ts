@@ -120,6 +120,32 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       expect(storedFiles(environment.storageDir)).toEqual([]);
     });
 
+    it('answers a token whose tenant, broker, subject or client holds a NUL or is overlong with 401', async () => {
+      const claims = [
+        { tenant: 'de\u0000mo' },
+        { broker_id: 'V1000\u0000' },
+        { sub: '\u0000user' },
+        { client_id: 'portal\u0000', sub: undefined },
+        { broker_id: 'V'.repeat(257) },
+      ];
+      for (const claim of claims) {
+        const authorization = await bearer(claim);
+        for (const call of [
+          request(server()).get('/api/v1/list'),
+          request(server()).get('/api/v1/webhooks'),
+          request(server()).post('/api/v1/import').attach('file', GDV_FILE, 'a.gdv'),
+        ]) {
+          const response = await call.set('Authorization', authorization);
+          expect({ claim, status: response.status, name: response.body.name }).toEqual({
+            claim,
+            status: 401,
+            name: 'AuthenticationFailed',
+          });
+        }
+      }
+      expect(storedFiles(environment.storageDir)).toEqual([]);
+    });
+
     it('answers a token of a blocked broker with 403', async () => {
       const response = await request(server())
         .get('/api/v1/list')

@@ -1,5 +1,4 @@
 import type { JWTPayload } from 'jose';
-import { isStorableText } from '@broker/errors';
 import {
   ADMIN_SCOPES,
   IMPORT_SCOPE,
@@ -7,7 +6,7 @@ import {
   invalidToken,
   type OAuthTokenVerifier,
   scopesOf,
-  stringClaim,
+  storableClaim,
 } from '@broker/auth';
 
 export const OPERATOR_SCOPE = 'platform.operator';
@@ -26,17 +25,6 @@ export interface AdminPrincipal {
   /** The OAuth client the token was issued to (`client_id`, else `azp`), if it says. */
   client: string | null;
 }
-
-/** A claim the platform would store (the audit trail) or look up: text PostgreSQL can hold, else the token is invalid. */
-function storableClaim(payload: JWTPayload, claim: string): string | undefined {
-  const value = stringClaim(payload, claim);
-  if (value !== undefined && (!isStorableText(value) || value.length > MAX_CLAIM_LENGTH))
-    throw invalidToken(`The token's ${claim} claim is not accepted`);
-  return value;
-}
-
-/** Longer subjects, clients or tenants than any authorization server issues are refused, not stored. */
-const MAX_CLAIM_LENGTH = 256;
 
 /** The administrator a token names. An import token (scope service.imports, or a broker claim) never is one. */
 function principalOf(payload: JWTPayload): AdminPrincipal {

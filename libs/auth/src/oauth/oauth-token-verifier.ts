@@ -7,7 +7,7 @@ import {
   type JWTVerifyGetKey,
   type RemoteJWKSet,
 } from 'jose';
-import { DomainError, ErrorCode } from '@broker/errors';
+import { DomainError, ErrorCode, isStorableText } from '@broker/errors';
 
 export interface OAuthSettings {
   issuer: string;
@@ -73,6 +73,21 @@ export function scopesOf(payload: JWTPayload): string[] {
 export function stringClaim(payload: JWTPayload, claim: string): string | undefined {
   const value = payload[claim];
   return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** Longer subjects, clients, tenants or brokers than any authorization server issues are refused, not looked up. */
+const MAX_CLAIM_LENGTH = 256;
+
+/**
+ * A claim the platform looks up or stores (tenant, broker, subject, client): text PostgreSQL can hold (no NUL, no
+ * lone surrogate) of at most MAX_CLAIM_LENGTH characters; otherwise the token is invalid (401), wherever the
+ * claim would have reached SQL.
+ */
+export function storableClaim(payload: JWTPayload, claim: string): string | undefined {
+  const value = stringClaim(payload, claim);
+  if (value !== undefined && (!isStorableText(value) || value.length > MAX_CLAIM_LENGTH))
+    throw invalidToken(`The token's ${claim} claim is not accepted`);
+  return value;
 }
 
 /**
@@ -170,14 +185,14 @@ export class OAuthTokenVerifier {
   }
 
   private principalOf(payload: JWTPayload): OAuthPrincipal {
-    const tenantCode = stringClaim(payload, 'tenant');
-    const brokerNumber = stringClaim(payload, 'broker_id');
+    const tenantCode = storableClaim(payload, 'tenant');
+    const brokerNumber = storableClaim(payload, 'broker_id');
     if (!tenantCode || !brokerNumber) throw invalidToken('The token names no tenant or broker');
-    const clientId = stringClaim(payload, 'client_id');
-    const isServiceAccount =
-      clientId !== undefined && (payload.sub === undefined || payload.sub === clientId);
+    const clientId = storableClaim(payload, 'client_id');
+    const subject = storableClaim(payload, 'sub');
+    const isServiceAccount = clientId !== undefined && (payload.sub === undefined || subject === clientId);
     if (isServiceAccount) return { kind: 'service', tenantCode, brokerNumber, subject: clientId };
-    if (!payload.sub) throw invalidToken('The token names no subject');
-    return { kind: 'user', tenantCode, brokerNumber, subject: payload.sub };
+    if (!subject) throw invalidToken('The token names no subject');
+    return { kind: 'user', tenantCode, brokerNumber, subject };
   }
 }
