@@ -77,14 +77,13 @@ async function main(): Promise<void> {
       {
         ...process.env,
         NODE_ENV: 'production',
-        NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles}`,
         DATABASE_URL: database.url,
         CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
           .privateKey.export({ type: 'pkcs8', format: 'pem' })
           .toString(),
         LOG_LEVEL: 'info',
       },
-      { output: 'ignore' },
+      { output: 'ignore', nodeArguments: ['--cpu-prof', `--cpu-prof-dir=${profiles}`] },
     );
     try {
       const headers = {

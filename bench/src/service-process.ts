@@ -5,16 +5,17 @@ import { findFreePort } from '@broker/local-services';
 export type ServiceProcess = ChildProcess & { port: number };
 
 /**
- * Starts a built Node entry point as a child process on a free port and waits until `readyPath` answers 2xx.
+ * Starts a built Node entry point (with `nodeArguments` for Node itself) as a child process on a free port and waits
+ * until `readyPath` answers 2xx.
  * `output: 'ignore'` keeps the child's request logs out of the bench's own output (they are still written).
  */
 export async function startServiceProcess(
   entry: string,
   env: NodeJS.ProcessEnv,
-  settings: { readyPath?: string; output?: 'inherit' | 'ignore' } = {},
+  settings: { readyPath?: string; output?: 'inherit' | 'ignore'; nodeArguments?: string[] } = {},
 ): Promise<ServiceProcess> {
   const port = await findFreePort();
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...(settings.nodeArguments ?? []), entry], {
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', settings.output ?? 'inherit', 'inherit'],
   });

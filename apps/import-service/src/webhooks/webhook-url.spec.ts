@@ -65,4 +65,15 @@ describe('webhook URLs', () => {
       WebhookUrlRefused,
     );
   });
+
+  it('says a name is not public without saying what it resolves to', async () => {
+    const refusal = await deliveryAddress(new URL('https://localhost/hook'), HTTPS_ONLY).catch(
+      (error: unknown) => error as Error,
+    );
+    expect(refusal).toBeInstanceOf(WebhookUrlRefused);
+    expect((refusal as Error).message).toBe(
+      'The host localhost is not public: an address it resolves to is not (allow it in WEBHOOK_ALLOWED_HOSTS)',
+    );
+    expect((refusal as Error).message).not.toMatch(/127\.0\.0\.1|::1/);
+  });
 });

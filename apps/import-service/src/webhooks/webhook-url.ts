@@ -56,10 +56,11 @@ export async function deliveryAddress(
       });
   if (resolved.length === 0) throw new WebhookUrlRefused(`The host ${host} cannot be resolved`);
   const hostAllowed = policy.allowedHosts.some((entry) => entry.toLowerCase() === host.toLowerCase());
+  // The refusal does not say what a name resolves to: a caller would learn the deployment's inner addresses.
   for (const { address } of resolved)
     if (!hostAllowed && !isPublic(address) && !inAllowedRange(address, policy.allowedHosts))
       throw new WebhookUrlRefused(
-        `The host ${host} resolves to ${address}, which is not public (allow it in WEBHOOK_ALLOWED_HOSTS)`,
+        `The host ${host} is not public: an address it resolves to is not (allow it in WEBHOOK_ALLOWED_HOSTS)`,
       );
   const [first] = resolved;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
