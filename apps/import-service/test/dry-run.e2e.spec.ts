@@ -54,18 +54,19 @@ describe('dry runs: POST /api/v1/import?dry_run=true reads and checks a file as 
   });
 
   const server = () => api.getHttpServer() as App;
-  const authorization = async () => `Bearer ${await environment.authServer.token()}`;
+  const authorization = async (broker = 'V1000') =>
+    `Bearer ${await environment.authServer.token({ claims: { broker_id: broker } })}`;
 
   /** Uploads `file` (a GDV file with company 9999, or a CSV file by its name) and expects `status`. */
   async function upload(
     file: Buffer,
     status: number,
-    options: { dryRun?: boolean; idempotencyKey?: string; name?: string } = {},
+    options: { dryRun?: boolean; idempotencyKey?: string; name?: string; broker?: string } = {},
   ) {
     const name = options.name ?? 'bestand.gdv';
     const call = request(server())
       .post(`/api/v1/import${options.dryRun ? '?dry_run=true' : ''}`)
-      .set('Authorization', await authorization())
+      .set('Authorization', await authorization(options.broker))
       .set(options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {});
     const answer = await (name.endsWith('.gdv') ? call.field('companies[0]', '9999') : call)
       .attach('file', file, name)
@@ -73,23 +74,23 @@ describe('dry runs: POST /api/v1/import?dry_run=true reads and checks a file as 
     return answer.body as Report & { process_id?: string };
   }
 
-  async function report(processId: string): Promise<Report> {
+  async function report(processId: string, broker?: string): Promise<Report> {
     const answer = await request(server())
       .get(`/api/v1/processes/${processId}/report`)
-      .set('Authorization', await authorization())
+      .set('Authorization', await authorization(broker))
       .expect(200);
     return answer.body as Report;
   }
 
-  const ended = (processId: string) =>
+  const ended = (processId: string, broker?: string) =>
     waitFor(async () => {
-      const current = await report(processId);
+      const current = await report(processId, broker);
       return ['processed', 'failed'].includes(current.status) ? current : undefined;
     }, 60_000);
 
-  async function importFile(file: Buffer, name?: string): Promise<Report> {
-    const answer = await upload(file, 200, { name });
-    return ended(answer.process_id!);
+  async function importFile(file: Buffer, name?: string, broker?: string): Promise<Report> {
+    const answer = await upload(file, 200, { name, broker });
+    return ended(answer.process_id!, broker);
   }
 
   /** Everything an import writes or lists, counted. */
@@ -180,6 +181,24 @@ describe('dry runs: POST /api/v1/import?dry_run=true reads and checks a file as 
     expect(lines).toEqual([...lines].sort((a, b) => a - b));
     expect(dryRun.issue_count).toBeGreaterThanOrEqual(30);
     expect(comparable(dryRun)).toEqual(comparable(await importFile(file, 'kunden.csv')));
+  });
+
+  it('does not confirm that another broker holds a contract; the import itself reports it', async () => {
+    const header = 'kundennummer;nachname;vu_nummer;sparte;vertragsnummer\n';
+    const held = Buffer.from(`${header}1;Anders;9999;040;DRY-HELD\n`, 'utf8');
+    expect((await importFile(held, 'kunden.csv', 'V1001')).counts).toMatchObject({ contractsCreated: 1 });
+    const file = Buffer.from(`${header}1;Anders;9999;040;DRY-HELD\n2;Eigen;9999;040;DRY-OWN\n`, 'utf8');
+    const dryRun = await upload(file, 200, { dryRun: true, name: 'kunden.csv' });
+    const messages = dryRun.issues.map((issue) => issue.message);
+    expect(messages).toEqual([
+      'The customer on line 2 would not be imported: none of its contracts can be imported for this broker',
+      'Contract DRY-HELD of insurer 9999 cannot be imported for this broker',
+    ]);
+    const imported = await importFile(file, 'kunden.csv');
+    expect(imported.issues.map((issue) => issue.message)).toEqual([
+      'The customer on line 2 was not imported: each of its contracts is held by another broker',
+      'Contract DRY-HELD of insurer 9999 is held by another broker',
+    ]);
   });
 
   it('says why an import would fail, with the rejected lines, as the import does', async () => {

@@ -5,15 +5,20 @@ import type { RejectionRule } from '../staging.repository.js';
 
 const ISSUE_STAGE = 'contractsPrepared';
 
-/** The reason, as SQL over the merged contract `alias`, given here and by contractsFinalized's broker guard. */
-export const heldByAnotherBroker = (alias: string) =>
-  `'Contract ' || ${alias}.policy_number || ' of insurer ' || ${alias}.vu_number || ' is held by another broker'`;
+/**
+ * The reason, as SQL over the merged contract `contract` of the process `process`, given here and by
+ * contractsFinalized's broker guard. A dry run, which writes nothing and can name any policy number, does not
+ * confirm that another broker holds the contract; the import's own report does.
+ */
+export const heldByAnotherBroker = (contract: string, process: string) =>
+  `'Contract ' || ${contract}.policy_number || ' of insurer ' || ${contract}.vu_number ||
+     CASE WHEN ${process}.dry_run THEN ' cannot be imported for this broker' ELSE ' is held by another broker' END`;
 
 // The first rule that applies names the reason: another broker's contract says so even when its customer was
 // rejected for that very reason.
 const RULES: RejectionRule[] = [
   {
-    reason: heldByAnotherBroker('c'),
+    reason: heldByAnotherBroker('c', 'p'),
     where: `EXISTS (SELECT 1 FROM broker.contract k
                      WHERE k.tenant_id = p.tenant_id AND k.company_id = c.company_id
                        AND k.policy_number = c.policy_number AND k.broker_id <> p.broker_id)`,

@@ -64,8 +64,8 @@ export class ContractsWriteStage extends SqlStage {
        held_elsewhere AS (
          INSERT INTO "import".import_issue (process_id, stage, severity, line, message)
          SELECT $1, $2, 'rejected', mc.line,
-                ${heldByAnotherBroker('mc')}
-           FROM "import".merged_contract mc
+                ${heldByAnotherBroker('mc', 'p')}
+           FROM "import".merged_contract mc JOIN "import".import_process p ON p.id = mc.process_id
           WHERE mc.process_id = $1 AND mc.rejected_reason IS NULL
             AND NOT EXISTS (SELECT 1 FROM written w
                              WHERE w.company_id = mc.company_id AND w.policy_number = mc.policy_number)

@@ -36,7 +36,9 @@ const RULES: RejectionRule[] = [
   },
   {
     // Written anyway, it would be a customer of the importing broker without any of its contracts.
-    reason: `'The customer on line ' || c.line || ' was not imported: each of its contracts is held by another broker'`,
+    reason: `'The customer on line ' || c.line || CASE WHEN p.dry_run
+      THEN ' would not be imported: none of its contracts can be imported for this broker'
+      ELSE ' was not imported: each of its contracts is held by another broker' END`,
     where: `c.customer_key IN (${HELD_ELSEWHERE_ONLY})`,
   },
 ];
