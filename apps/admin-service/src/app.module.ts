@@ -21,7 +21,11 @@ import type { AdminConfig } from './config.js';
 import { CSV_LIMIT_BYTES, CsvBodyInterceptor } from './master-data/csv-body.interceptor.js';
 import { MasterDataController } from './master-data/master-data.controller.js';
 import { ImportProcessesController } from './operations/import-processes.controller.js';
-import { IMPORT_STREAM_SETTINGS, ImportProcessStreams } from './operations/import-process-streams.js';
+import {
+  IMPORT_STREAM_HEARTBEAT_SECONDS,
+  IMPORT_STREAM_SETTINGS,
+  ImportProcessStreams,
+} from './operations/import-process-streams.js';
 import { OutboxMessagesController } from './operations/outbox-messages.controller.js';
 import { PlatformQueueClients } from './operations/platform-queue-clients.js';
 import { WebhookEndpointsController } from './operations/webhook-endpoints.controller.js';
@@ -44,7 +48,11 @@ function tokenVerifier(config: AdminConfig): OAuthTokenVerifier {
 }
 
 /** The live views of import processes: read each second, kept open by a comment every 15 s, 200 at once. */
-const IMPORT_STREAMS = { pollMs: 1_000, heartbeatMs: 15_000, maxStreams: 200 };
+const IMPORT_STREAMS = {
+  pollMs: 1_000,
+  heartbeatMs: IMPORT_STREAM_HEARTBEAT_SECONDS * 1_000,
+  maxStreams: 200,
+};
 
 /** The administration service (beyond the spec): /admin/v1. */
 @Module({})

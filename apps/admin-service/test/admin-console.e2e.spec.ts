@@ -207,6 +207,27 @@ describe('operator console: OpenID login (code flow, PKCE), session, CSRF and th
     );
   });
 
+  /** An event stream through the console with the client's session; `ended`: whether it ended within 5 s. */
+  async function openConsoleStream(client: APIRequestContext, url: string) {
+    const { cookies } = await client.storageState();
+    const cookie = cookies.map(({ name, value }) => `${name}=${value}`).join('; ');
+    const answer = await fetch(url, { headers: { Cookie: cookie } });
+    expect(answer.status).toBe(200);
+    const reader = answer.body!.getReader();
+    const readToEnd = async () => {
+      while (!(await reader.read().catch(() => ({ done: true }))).done);
+      return true;
+    };
+    return {
+      get ended() {
+        return Promise.race([
+          readToEnd(),
+          new Promise<boolean>((resolve) => setTimeout(resolve, 5_000, false)),
+        ]);
+      },
+    };
+  }
+
   it('sends the security headers with every page: a strict CSP, no framing, no referrer', async () => {
     const client = await t.loggedIn(CONSOLE_PEOPLE.olga);
     const pages = [
@@ -219,7 +240,7 @@ describe('operator console: OpenID login (code flow, PKCE), session, CSRF and th
         '/t/demo/companies',
       ],
       ...['/t/demo/master-data', '/t/demo/audit', '/t/demo/imports', '/t/demo/imports/x', '/t/demo/webhooks'],
-      ...['/t/demo/webhooks/1', '/t/demo/messages', '/nirgends', '/session', '/api/v1/tenants'],
+      ...['/t/demo/webhooks/1', '/t/demo/messages', '/nirgends', '/queuesfoo', '/session', '/api/v1/tenants'],
     ];
     for (const path of pages) {
       const answer = await client.get(`${t.baseUrl}${path}`);
@@ -257,9 +278,10 @@ describe('operator console: OpenID login (code flow, PKCE), session, CSRF and th
     expect(await expiry()).toBeGreaterThan(renewed);
   });
 
-  it('logs out here and at the provider', async () => {
+  it('logs out here and at the provider, ending the session’s event streams', async () => {
     const client = await t.loggedIn(CONSOLE_PEOPLE.anna);
     const csrf = await csrfToken(client, t.baseUrl);
+    const stream = await openConsoleStream(client, api('/tenants/demo/import-processes/events'));
     expect((await client.post(`${t.baseUrl}/logout`)).status()).toBe(403);
     const logout = await client.post(`${t.baseUrl}/logout`, { headers: { 'X-CSRF-Token': csrf } });
     expect(logout.status()).toBe(200);
@@ -270,6 +292,7 @@ describe('operator console: OpenID login (code flow, PKCE), session, CSRF and th
     expect(endSession.searchParams.get('id_token_hint')).toMatch(/^eyJ/);
     expect((await client.get(`${t.baseUrl}/session`)).status()).toBe(401);
     expect((await client.get(api('/tenants/demo/brokers'))).status()).toBe(401);
+    expect(await stream.ended).toBe(true);
     const providerPage = await client.get(logout_url);
     expect(await providerPage.text()).toContain('Abmelden');
   });

@@ -2,7 +2,11 @@ import 'reflect-metadata';
 import { Queue } from 'bullmq';
 import { IMPORT_PIPELINE_QUEUE, NOTIFICATION_QUEUE, type StageJob } from '@broker/contracts';
 import { redisConnection } from '@broker/platform';
-import { createTestRedisNamespace, type TestRedisNamespace } from '@broker/testing';
+import { createTestRedisNamespace, type TestRedisNamespace, waitFor } from '@broker/testing';
+import http from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Client } from 'pg';
+import { ImportProcessStreams } from '../src/operations/import-process-streams.js';
 import { type AdminTestApp, startAdminTestApp } from './admin-test-app.js';
 
 /**
@@ -387,5 +391,40 @@ describe('administration: imports, webhook endpoints and customer messages', () 
     await t
       .call(await t.adminToken('nord'), 'get', `/tenants/demo/import-processes/events?ids=${shown}`)
       .expect(404);
+  }, 30_000);
+
+  it('opens a stream with nothing to tell at once, and forgets one whose client left before it started', async () => {
+    const opening = Date.now();
+    const quiet = await openStream('/tenants/demo/import-processes/events');
+    expect(quiet.answer.status).toBe(200);
+    // Its headers come at once, not with the first keep-alive line 15 s later.
+    expect(Date.now() - opening).toBeLessThan(5_000);
+    await quiet.reader.cancel();
+
+    const streams = t.app.get(ImportProcessStreams);
+    await waitFor(() => (streams.openCount === 0 ? true : undefined), 5_000);
+    const { port } = (t.app.getHttpServer() as http.Server).address() as import('node:net').AddressInfo;
+    // The stream's first reading waits for the tenant's row, locked by this test, while its client leaves.
+    const locker = new Client({ connectionString: t.database.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE broker.tenant IN ACCESS EXCLUSIVE MODE');
+      const leaving = http.get({
+        host: '127.0.0.1',
+        port,
+        path: '/admin/v1/tenants/demo/import-processes/events',
+        headers: { Authorization: `Bearer ${demoAdmin}` },
+      });
+      leaving.on('error', () => undefined);
+      await delay(300);
+      leaving.destroy();
+      await delay(100);
+      await locker.query('ROLLBACK');
+    } finally {
+      await locker.end();
+    }
+    await delay(1_000);
+    expect(streams.openCount).toBe(0);
   }, 30_000);
 });

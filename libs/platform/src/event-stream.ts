@@ -16,4 +16,6 @@ export function startEventStream(response: ServerResponse, open: number, max: nu
     // nginx (the gateway) passes the events on as they come instead of buffering the answer.
     'X-Accel-Buffering': 'no',
   });
+  // At once: a stream with nothing to tell yet would otherwise leave its client waiting for the headers.
+  response.flushHeaders();
 }

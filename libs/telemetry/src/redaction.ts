@@ -3,8 +3,11 @@
 /** Written in place of a credential. */
 export const REDACTED = '[redacted]';
 
-/** Query parameters whose values are credentials (the token of a customer's signing link), in lower case. */
-const SECRET_QUERY_PARAMETERS = new Set(['token']);
+/**
+ * Query parameters whose values are credentials, in lower case: the token of a customer's signing link, the
+ * authorization code the login provider sends to the console's callback.
+ */
+const SECRET_QUERY_PARAMETERS = new Set(['token', 'code']);
 
 export const isSecretQueryParameter = (name: string) => SECRET_QUERY_PARAMETERS.has(name.toLowerCase());
 

@@ -32,8 +32,8 @@ const dayStart = (date: string) => (date ? new Date(`${date}T00:00:00`).toISOStr
 
 /**
  * Follows the listed imports live (followImportProcesses, Server-Sent Events): each change goes into the list at
- * once; an import started since, or one that no longer has the status the list is filtered by, asks for the list
- * again. The browser reconnects a stream that broke.
+ * once; an import started since, one that no longer has the status the list is filtered by, and every (re)opening
+ * of the stream ask for the list again. The browser reconnects a stream that broke.
  */
 function useLiveImports(tenant: string, key: QueryKey, status: Status | undefined, ids: string[]): void {
   const queries = useQueryClient();
@@ -54,6 +54,8 @@ function useLiveImports(tenant: string, key: QueryKey, status: Status | undefine
         );
     });
     events.addEventListener('started', () => void queries.invalidateQueries({ queryKey: listKey }));
+    // Whenever the stream (re)opens, the list is asked for again: it tells only of imports started after it opened.
+    events.addEventListener('open', () => void queries.invalidateQueries({ queryKey: listKey }));
     return () => events.close();
   }, [tenant, keyText, status, idList, queries]);
 }

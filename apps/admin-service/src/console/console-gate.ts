@@ -7,13 +7,13 @@ import { authenticateAdmin } from '../auth/admin-principal.js';
 import type { ConsoleSession, ConsoleSessions } from './console-sessions.js';
 import { consolePage } from './console-pages.js';
 import type { OpenIdLogin } from './openid-login.js';
-import { QueueBoards } from './queue-board.js';
+import { QueueBoard } from './queue-board.js';
 
 export const CONSOLE_PATH = '/admin/console';
 const logger = new Logger('Console');
 /** The console's data: the administration API (/admin/v1) with the session's access token. */
 const API_PREFIX = `${CONSOLE_PATH}/api/v1/`;
-/** The queue board (bull-board): read-only for a tenant's administrator, with job actions for operators. */
+/** The queue board (bull-board), for operators. */
 export const QUEUE_BOARD_PATH = `${CONSOLE_PATH}/queues`;
 const SESSION_COOKIE = 'broker_console_session';
 const LOGIN_COOKIE = 'broker_console_login';
@@ -21,6 +21,11 @@ const CSRF_HEADER = 'x-csrf-token';
 /** An access token this close to its expiry is renewed before it is used. */
 const RENEW_BEFORE_MS = 30_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The API's event streams (GET .../events): they outlive the request that opened them. */
+const EVENT_STREAM_PATH = /\/events(\?|$)/;
+
+const foreignWrite = () =>
+  new DomainError(ErrorCode.Forbidden, 'A write to the console must come from the console itself');
 
 export interface ConsoleGateSettings {
   /** The console's address as browsers reach it (ADMIN_CONSOLE_BASE_URL). */
@@ -30,7 +35,7 @@ export interface ConsoleGateSettings {
   sessions: ConsoleSessions;
   login: OpenIdLogin;
   /** The queue board; null without Redis. */
-  boards: QueueBoards | null;
+  board: QueueBoard | null;
 }
 
 type Handler = (request: Request, response: Response) => Promise<void>;
@@ -44,6 +49,8 @@ type Handler = (request: Request, response: Response) => Promise<void>;
 export class ConsoleGate {
   private readonly cookieBase: SerializeOptions;
   private readonly routes: Record<string, Handler>;
+  /** The event streams each session has open (by the hash of its id), ended with the session. */
+  private readonly streams = new Map<string, Set<Response>>();
 
   constructor(
     private readonly settings: ConsoleGateSettings,
@@ -78,7 +85,7 @@ export class ConsoleGate {
       response.setHeader('Cache-Control', 'no-store');
     const route = this.routes[`${request.method} ${path}`];
     if (route) return route(request, response);
-    if (path.startsWith(API_PREFIX)) return this.forwardToApi(request, next);
+    if (path.startsWith(API_PREFIX)) return this.forwardToApi(request, response, next);
     if (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`))
       return this.serveBoard(request, response, next);
     if (isPageRequest(request.method, path)) return this.servePage(request, response);
@@ -88,11 +95,11 @@ export class ConsoleGate {
   /**
    * The queue board, for operators: the queues hold every tenant's work, so a tenant's administrator sees none of it
    * (403). A page without a session goes to the login, its data is a 401; a write must come from the console's
-   * origin, be one of the job actions the console allows (QueueBoards.isAllowedAction), and is logged.
+   * origin, be one of the job actions the console allows (QueueBoard.isAllowedAction), and is logged.
    */
   private async serveBoard(request: Request, response: Response, next: NextFunction): Promise<void> {
-    const { boards } = this.settings;
-    if (!boards) throw new DomainError(ErrorCode.RouteNotFound, 'The queue board needs REDIS_URL');
+    const { board } = this.settings;
+    if (!board) throw new DomainError(ErrorCode.RouteNotFound, 'The queue board needs REDIS_URL');
     const isPage = request.method === 'GET' && !/\/(api|static)\//.test(request.path);
     const session = await this.sessionOf(request);
     if (!session && isPage) return response.redirect(302, this.loginPath(request.url));
@@ -111,12 +118,8 @@ export class ConsoleGate {
       throw new DomainError(ErrorCode.Forbidden, 'The queues hold every tenant’s work: operators only');
     const boardPath = request.path.slice(QUEUE_BOARD_PATH.length);
     if (!SAFE_METHODS.has(request.method)) {
-      if (request.headers.origin !== this.settings.baseUrl.origin)
-        throw new DomainError(
-          ErrorCode.Forbidden,
-          'A write to the console must come from the console itself',
-        );
-      if (!QueueBoards.isAllowedAction(request.method, boardPath))
+      if (request.headers.origin !== this.settings.baseUrl.origin) throw foreignWrite();
+      if (!QueueBoard.isAllowedAction(request.method, boardPath))
         throw new DomainError(
           ErrorCode.Forbidden,
           'The console retries, promotes and cleans jobs, nothing else',
@@ -125,7 +128,7 @@ export class ConsoleGate {
     }
     const url = request.url;
     request.url = url.slice(QUEUE_BOARD_PATH.length) || '/';
-    boards.forOperators(request, response, (error?: unknown) => {
+    board.handle(request, response, (error?: unknown) => {
       request.url = url;
       next(error);
     });
@@ -217,19 +220,42 @@ export class ConsoleGate {
   private async logout(request: Request, response: Response): Promise<void> {
     const session = await this.requireWriter(request);
     await this.settings.sessions.end(session);
+    this.endStreams(session);
     await this.settings.login.revoke(session.tokens);
     response.setHeader('Set-Cookie', this.cookie(SESSION_COOKIE, '', 0));
     response.json({ logout_url: await this.settings.login.logoutUrl(session.tokens.idToken) });
   }
 
-  private async forwardToApi(request: Request, next: NextFunction): Promise<void> {
+  private async forwardToApi(request: Request, response: Response, next: NextFunction): Promise<void> {
     const session = SAFE_METHODS.has(request.method)
       ? await this.requireSession(request)
       : await this.requireWriter(request);
     request.url = `/admin/v1/${request.url.slice(API_PREFIX.length)}`;
     request.headers.authorization = `Bearer ${session.tokens.accessToken}`;
     delete request.headers.cookie;
+    if (request.method === 'GET' && EVENT_STREAM_PATH.test(request.url)) this.bindStream(session, response);
     next();
+  }
+
+  /**
+   * An event stream lives no longer than what let it open: it ends at logout, when the session ends and when its
+   * access token expires; the browser then opens it again through the gate, which renews the token or refuses.
+   */
+  private bindStream(session: ConsoleSession, response: Response): void {
+    const key = session.idHash.toString('hex');
+    const open = this.streams.get(key) ?? new Set<Response>();
+    this.streams.set(key, open.add(response));
+    const until = Math.min(session.tokens.accessExpiresAt, session.expiresAt.getTime());
+    const expiry = setTimeout(() => response.destroy(), Math.max(0, until - Date.now()));
+    response.on('close', () => {
+      clearTimeout(expiry);
+      open.delete(response);
+      if (open.size === 0) this.streams.delete(key);
+    });
+  }
+
+  private endStreams(session: ConsoleSession): void {
+    for (const response of this.streams.get(session.idHash.toString('hex')) ?? []) response.destroy();
   }
 
   private async requireSession(request: Request): Promise<ConsoleSession> {
@@ -241,8 +267,7 @@ export class ConsoleGate {
   /** The session of a write: only from the console's own pages (its origin, and the session's CSRF token). */
   private async requireWriter(request: Request): Promise<ConsoleSession> {
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== this.settings.baseUrl.origin)
-      throw new DomainError(ErrorCode.Forbidden, 'A write to the console must come from the console itself');
+    if (origin !== undefined && origin !== this.settings.baseUrl.origin) throw foreignWrite();
     const session = await this.requireSession(request);
     const token = request.headers[CSRF_HEADER];
     if (!this.settings.sessions.isCsrfToken(session, typeof token === 'string' ? token : undefined))

@@ -6,7 +6,7 @@ import { CONSOLE_PATH, ConsoleGate, QUEUE_BOARD_PATH } from './console-gate.js';
 import { assetFiles, consoleAssets, consoleSecurityHeaders } from './console-pages.js';
 import { ConsoleSessions } from './console-sessions.js';
 import { PlatformQueueClients } from '../operations/platform-queue-clients.js';
-import { QueueBoards } from './queue-board.js';
+import { QueueBoard } from './queue-board.js';
 import { OpenIdLogin } from './openid-login.js';
 
 type ConsoleConfig = Pick<
@@ -43,7 +43,7 @@ export function mountConsole(app: INestApplication, config: ConsoleConfig): void
   const consoleHeaders = consoleSecurityHeaders(baseUrl);
   app.use(QUEUE_BOARD_PATH, consoleSecurityHeaders(baseUrl, 'queue-board'));
   app.use(CONSOLE_PATH, (request: Request, response: Response, next: NextFunction) =>
-    request.originalUrl.startsWith(QUEUE_BOARD_PATH) ? next() : consoleHeaders(request, response, next),
+    isBelow(request.originalUrl, QUEUE_BOARD_PATH) ? next() : consoleHeaders(request, response, next),
   );
   app.use(`${CONSOLE_PATH}/assets`, assetFiles(assets.directory));
   const queues = app.get<PlatformQueueClients, PlatformQueueClients | null>(PlatformQueueClients, {
@@ -52,8 +52,8 @@ export function mountConsole(app: INestApplication, config: ConsoleConfig): void
   ConsoleGate.mount(app, {
     baseUrl,
     indexHtml: assets.indexHtml,
-    boards: queues
-      ? new QueueBoards(queues.all, {
+    board: queues
+      ? new QueueBoard(queues.all, {
           basePath: QUEUE_BOARD_PATH,
           script: assets.boardScript && `${CONSOLE_PATH}/assets/${assets.boardScript}`,
         })
@@ -71,4 +71,10 @@ export function mountConsole(app: INestApplication, config: ConsoleConfig): void
       resource: config.ADMIN_CONSOLE_OIDC_RESOURCE ?? config.ADMIN_OAUTH_AUDIENCE,
     }),
   });
+}
+
+/** Whether the path of `url` is `path` or below it, by whole segments (`/queuesfoo` is not below `/queues`). */
+function isBelow(url: string, path: string): boolean {
+  const pathname = url.split('?')[0];
+  return pathname === path || pathname.startsWith(`${path}/`);
 }

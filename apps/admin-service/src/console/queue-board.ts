@@ -73,14 +73,15 @@ const BOARD_THEME = {
 };
 
 /** The console's queue board (bull-board) over the platform's queues, with job actions. */
-export class QueueBoards {
-  readonly forOperators: BoardHandler;
+export class QueueBoard {
+  /** Answers a request below the board's path (its page, its scripts, its API). */
+  readonly handle: BoardHandler;
 
   constructor(
     private readonly queues: Queue[],
     settings: QueueBoardSettings,
   ) {
-    this.forOperators = this.board(settings);
+    this.handle = this.router(settings);
   }
 
   /** Whether a write to the board (method, path below the board) is one the console allows. */
@@ -88,7 +89,7 @@ export class QueueBoards {
     return ALLOWED_ACTIONS.some((action) => action.test(`${method} ${path}`));
   }
 
-  private board({ basePath, script }: QueueBoardSettings): BoardHandler {
+  private router({ basePath, script }: QueueBoardSettings): BoardHandler {
     const adapter = new ConsoleBoardAdapter(script);
     adapter.setBasePath(basePath);
     createBullBoard({

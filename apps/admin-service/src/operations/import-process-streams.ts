@@ -1,6 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ImportProcessOperations } from '@broker/administration';
+import { DomainError, ErrorCode } from '@broker/errors';
 import type { OperatorImportView } from '@broker/contracts';
 import { startEventStream } from '@broker/platform';
 
@@ -14,6 +15,9 @@ export interface ImportStreamSettings {
 }
 
 export const IMPORT_STREAM_SETTINGS = Symbol('IMPORT_STREAM_SETTINGS');
+
+/** How often an idle stream sends a comment line (its documents say so). */
+export const IMPORT_STREAM_HEARTBEAT_SECONDS = 15;
 
 /**
  * A list's stream tells of processes started this long ago at most: longer than an upload's transaction takes from
@@ -89,12 +93,19 @@ export class ImportProcessStreams implements BeforeApplicationShutdown {
     );
   }
 
+  /** Streams open now. */
+  get openCount(): number {
+    return this.open.size;
+  }
+
   private stream(
     request: Request,
     response: Response,
     source: ProcessEventSource,
     first: ProcessEvent[],
   ): void {
+    // The client may have left while the first reading waited for the database: its close is not heard again.
+    if (request.socket.destroyed) return;
     startEventStream(response, this.open.size, this.settings.maxStreams);
     // What each followed process's last `process` event said (a source tells of a started process once).
     const sent = new Map<string, string>();
@@ -108,10 +119,19 @@ export class ImportProcessStreams implements BeforeApplicationShutdown {
       }
       if (source.ended()) finish(true);
     };
+    let reading = false;
     const poll = setInterval(() => {
-      source.read().then(send, (error: unknown) => {
-        this.logger.warn({ err: error }, 'Import processes not read for a stream this time');
-      });
+      // A reading slower than the interval is not joined by the next one.
+      if (reading) return;
+      reading = true;
+      source
+        .read()
+        .then(send, (error: unknown) => {
+          // The followed process is gone (its tenant was deleted): nothing more to tell.
+          if (error instanceof DomainError && error.code === ErrorCode.NotFound) return finish();
+          this.logger.warn({ err: error }, 'Import processes not read for a stream this time');
+        })
+        .finally(() => (reading = false));
     }, this.settings.pollMs);
     const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), this.settings.heartbeatMs);
     const finish = (ended = false) => {

@@ -23,7 +23,7 @@ import { ApiJsonAnswer, ApiQueryParameters } from '@broker/platform';
 import { ADMIN_BASE } from '../answers.js';
 import { AdminGuard, Writer } from '../auth/admin.guard.js';
 import { ApiConflict } from '../documented-errors.js';
-import { ImportProcessStreams } from './import-process-streams.js';
+import { IMPORT_STREAM_HEARTBEAT_SECONDS, ImportProcessStreams } from './import-process-streams.js';
 
 /** An answer of Server-Sent Events whose data are OperatorImportViews: `events` says which. */
 function ApiEventStream(events: string): MethodDecorator {
@@ -32,8 +32,8 @@ function ApiEventStream(events: string): MethodDecorator {
     ApiResponse({
       status: 200,
       description:
-        `Server-Sent Events (text/event-stream): ${events} A comment line (\`: keep-alive\`) comes every 15 ` +
-        'seconds while nothing happens.',
+        `Server-Sent Events (text/event-stream): ${events} A comment line (\`: keep-alive\`) comes every ` +
+        `${IMPORT_STREAM_HEARTBEAT_SECONDS} seconds while nothing happens.`,
       content: {
         'text/event-stream': {
           schema: { type: 'string' },

@@ -175,7 +175,13 @@ export class MasterDataImport {
       const stored = await spec.load(tx, tenantId, records);
       errors.push(...readErrors, ...(await spec.check(tx, tenantId, records, stored)));
       errors.sort((a, b) => a.line - b.line);
-      const plan = planWrites(spec, records, stored);
+      // A row with a bad line is counted and listed as nothing but that.
+      const badLines = new Set(errors.map((error) => error.line));
+      const plan = planWrites(
+        spec,
+        records.filter((record) => !badLines.has(record.line)),
+        stored,
+      );
       const result: MasterDataResult = {
         kind,
         dry_run: options.dryRun,
