@@ -39,31 +39,64 @@ describe('employee service authentication (header group)', () => {
     await get(svcDigestHeaders(main), '/service/demo/broker/1.00/rest/laender').expect(404);
   });
 
-  /** Now as `YYYY-MM-DDTHH:mm:ss` on the wall clock of `zone`, signed with a fresh nonce. */
-  function localTimeHeaders(zone: string, extra: Record<string, string> = {}): Record<string, string> {
-    const timestamp = new Intl.DateTimeFormat('sv-SE', {
-      timeZone: zone,
-      dateStyle: 'short',
-      timeStyle: 'medium',
-    })
-      .format(new Date())
+  /** `at` (default now) as `YYYY-MM-DDTHH:mm:ss` on the wall clock of `zone`, without an offset. */
+  function wallTime(zone: string, at = new Date()): string {
+    return new Intl.DateTimeFormat('sv-SE', { timeZone: zone, dateStyle: 'short', timeStyle: 'medium' })
+      .format(at)
       .replace(' ', 'T');
-    const nonce = randomBytes(20).toString('hex');
+  }
+
+  /** The digest header group of `timestamp`, with `nonce` (a fresh one unless given). */
+  function signedAt(timestamp: string, nonce = randomBytes(20).toString('hex')): Record<string, string> {
     return {
       'X-Svc-Api-Id': main.apiId,
       'X-Svc-Timestamp': timestamp,
       'X-Svc-Nonce': nonce,
       'X-Svc-Digest': svcDigest(nonce, timestamp, main.apiKey),
-      ...extra,
     };
   }
 
-  it('accepts the timestamp in the spec DateTime form, read in Europe/Berlin, or in the zone the client states', async () => {
-    await get(localTimeHeaders('Europe/Berlin')).expect(200);
-    await get(localTimeHeaders('Asia/Tokyo', { 'X-Svc-Timezone': 'Asia/Tokyo' })).expect(200);
+  it('reads a timestamp without offset in Europe/Berlin, whatever X-Svc-Timezone says; one with its offset as it is', async () => {
+    await get(signedAt(wallTime('Europe/Berlin'))).expect(200);
     // Tokyo wall-clock time read as Berlin time is hours off.
-    await get(localTimeHeaders('Asia/Tokyo')).expect(400);
+    await get(signedAt(wallTime('Asia/Tokyo'))).expect(400);
+    const tokyo = await get({ ...signedAt(wallTime('Asia/Tokyo')), 'X-Svc-Timezone': 'Asia/Tokyo' }).expect(
+      400,
+    );
+    expect(tokyo.body.Meldungen[0]).toMatch(
+      /without an offset is read in Europe\/Berlin, whatever X-Svc-Timezone/,
+    );
+    await get({ ...signedAt(`${wallTime('Asia/Tokyo')}+09:00`), 'X-Svc-Timezone': 'Asia/Tokyo' }).expect(200);
+    await get(signedAt(`${wallTime('UTC')}Z`)).expect(200);
   });
+
+  it('accepts a signed request at most once: a replay 15 min, 1 h or 14 h later is refused under every zone header', async () => {
+    const zones = ['Europe/Berlin', 'Europe/London', 'UTC', 'Asia/Kathmandu', 'Asia/Kolkata', 'Asia/Tokyo'];
+    const farZones = ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'America/New_York', 'Australia/Eucla'];
+    const replayZones = [undefined, ...zones, ...farZones];
+    for (const later of [15 * 60_000, 3_600_000, 14 * 3_600_000]) {
+      const sentAt = new Date(Date.now() - later);
+      // As its client sent it then: in Berlin time, or on the wall clock of a zone it named.
+      for (const sentIn of [undefined, ...zones, ...farZones]) {
+        const original = signedAt(wallTime(sentIn ?? 'Europe/Berlin', sentAt));
+        for (const replayZone of replayZones) {
+          const replay = replayZone ? { ...original, 'X-Svc-Timezone': replayZone } : original;
+          const answer = await get(replay);
+          expect({ later, sentIn, replayZone, status: answer.status }).toEqual({
+            later,
+            sentIn,
+            replayZone,
+            status: 400,
+          });
+        }
+      }
+      // The one-time password of that moment, with and without zone headers (another client: wrong OTPs count
+      // against their client's budget of 10 an hour).
+      const otp = { 'X-Svc-Api-Id': other.apiId, 'X-Svc-Otp': svcOtp(other.apiKey, sentAt.getTime()) };
+      for (const replayZone of [undefined, 'Europe/London', 'Pacific/Kiritimati'])
+        await get(replayZone ? { ...otp, 'X-Svc-Timezone': replayZone } : otp).expect(400);
+    }
+  }, 60_000);
 
   /** Header groups built when the test runs, so their timestamps are as fresh (or stale) as intended. */
   const invalidHeaderGroups: [string, () => Record<string, string>, string][] = [
@@ -171,7 +204,9 @@ describe('employee service authentication (header group)', () => {
     const metrics = await request(service.app.getHttpServer() as App)
       .get('/metrics')
       .expect(200);
-    expect(metrics.text).toMatch(/auth_refusals_total\{[^}]*reason="wrong"[^}]*\} 1\d/);
+    // The ten of this test, and the wrong ones of the other tests of this file.
+    const wrong = Number(/auth_refusals_total\{[^}]*reason="wrong"[^}]*\} (\d+)/.exec(metrics.text)?.[1]);
+    expect(wrong).toBeGreaterThanOrEqual(10);
     expect(metrics.text).toMatch(/auth_refusals_total\{[^}]*reason="throttled"[^}]*\} 2/);
   });
 

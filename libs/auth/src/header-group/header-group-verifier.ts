@@ -35,6 +35,8 @@ const NONCE_MEMORY_MS = 2 * TIMESTAMP_WINDOW_MS + 1_000;
 
 const API_ID = /^[\x21-\x7e]{1,128}$/;
 const NONCE = /^[0-9a-f]{40}$/;
+/** A timestamp that names its offset (`Z` or `±hh:mm` at its end). */
+const HAS_OFFSET = /(Z|[+-]\d{2}:\d{2})$/;
 const DIGEST = /^[0-9a-f]{40}$/;
 const OTP = /^\d{8}$/;
 
@@ -136,10 +138,20 @@ export class HeaderGroupVerifier {
     return { kind: 'digest', timestamp, nonce, digest };
   }
 
+  /**
+   * The instant a timestamp names must follow from its text alone, which the digest signs: an offset-less one is
+   * read in Europe/Berlin, never in the zone of X-Svc-Timezone (which the digest does not sign: naming another
+   * zone would make a stale request fresh again, hours later, after its nonce was forgotten).
+   */
   private checkTimestamp(timestamp: string, zone: string | undefined): void {
+    if (zone !== undefined && !HAS_OFFSET.test(timestamp))
+      throw invalid(
+        'Header X-Svc-Timestamp without an offset is read in Europe/Berlin, whatever X-Svc-Timezone says: ' +
+          'send it with its offset (for example 2026-11-29T18:15:00+09:00)',
+      );
     let sent: Date;
     try {
-      sent = parseTimestampHeader(timestamp, zone);
+      sent = parseTimestampHeader(timestamp);
     } catch (error) {
       if (error instanceof DateParseError) throw invalid('Header X-Svc-Timestamp is not a date-time');
       throw error;
