@@ -6,7 +6,7 @@ import {
   TEST_OAUTH_ISSUER,
   type TestAuthorizationServer,
 } from '@broker/testing';
-import { OAuthTokenVerifier } from './oauth-token-verifier.js';
+import { JWKS_REFETCH_COOLDOWN_MS, OAuthTokenVerifier } from './oauth-token-verifier.js';
 
 const settings = {
   issuer: TEST_OAUTH_ISSUER,
@@ -121,6 +121,28 @@ describe('OAuthTokenVerifier', () => {
       .sign(privateKey);
     expect((await rejection(viaPem.verify(`Bearer ${foreign}`))).code).toBe(ErrorCode.AuthenticationFailed);
   });
+
+  it('answers a token of an unknown key with 401 while the keys in hand are fresh, the key server down or not', async () => {
+    const server = await startTestAuthorizationServer();
+    const verifier = new OAuthTokenVerifier({ ...settings, jwksUrl: server.jwksUrl, jwksMaxAgeMs: 60_000 });
+    await verifier.verify(`Bearer ${await server.token()}`);
+    await server.close();
+    const { privateKey } = await generateKeyPair('RS256');
+    const foreign = await new SignJWT({ tenant: 'demo', broker_id: 'V1000', scope: 'service.imports' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'not-at-the-server' })
+      .setIssuer(TEST_OAUTH_ISSUER)
+      .setAudience(TEST_OAUTH_AUDIENCE)
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    const unknownKey = {
+      code: ErrorCode.AuthenticationFailed,
+      message: 'The token was signed with an unknown key',
+    };
+    // At once (the key set was read just now) and after the refetch cooldown, when the server is asked again.
+    expect(await rejection(verifier.verify(`Bearer ${foreign}`))).toMatchObject(unknownKey);
+    await new Promise((resolve) => setTimeout(resolve, JWKS_REFETCH_COOLDOWN_MS + 500));
+    expect(await rejection(verifier.verify(`Bearer ${foreign}`))).toMatchObject(unknownKey);
+  }, 20_000);
 
   it('refuses an algorithm that is not accepted', async () => {
     const hs256 = await new SignJWT({ tenant: 'demo', broker_id: 'V1000', scope: 'service.imports' })

@@ -164,9 +164,15 @@ export class OAuthTokenVerifier {
       const { payload } = await jwtVerify(token, this.key, options);
       return payload;
     } catch (error) {
-      if (this.settings.jwksUrl && isKeySourceFault(error))
+      // With a key set in hand that is still fresh, a fault reading the keys again can only have come from looking
+      // for the token's key, which that set lacks: the token's fault (401), outage or not.
+      if (this.settings.jwksUrl && isKeySourceFault(error) && !this.remote?.fresh)
         throw this.keySourceFault(this.settings.jwksUrl, error);
-      throw invalidToken(describeVerificationFailure(error));
+      throw invalidToken(
+        isKeySourceFault(error)
+          ? 'The token was signed with an unknown key'
+          : describeVerificationFailure(error),
+      );
     }
   }
 
