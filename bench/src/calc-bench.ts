@@ -194,6 +194,7 @@ async function main(): Promise<void> {
     const calcEnv = {
       ...process.env,
       NODE_ENV: 'production',
+      TRUSTED_PROXIES: 'loopback',
       DATABASE_URL: database.url,
       CALC_JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       LOG_LEVEL: 'info',

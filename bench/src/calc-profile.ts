@@ -77,6 +77,7 @@ async function main(): Promise<void> {
       {
         ...process.env,
         NODE_ENV: 'production',
+        TRUSTED_PROXIES: 'loopback',
         DATABASE_URL: database.url,
         CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
           .privateKey.export({ type: 'pkcs8', format: 'pem' })

@@ -61,4 +61,18 @@ describe('parseConfig', () => {
     expect(() => parseConfig(shape, { ...valid, DATABASE_URL: secretUrl })).toThrow(ConfigError);
     expect(() => parseConfig(shape, { ...valid, DATABASE_URL: secretUrl })).not.toThrow(/s3cret/);
   });
+
+  it('believes only the loopback proxy in development, and needs the gateway named in production', () => {
+    const proxyShape = { ...shape, TRUSTED_PROXIES: env.trustedProxies() };
+    expect(parseConfig(proxyShape, valid).TRUSTED_PROXIES).toEqual(['loopback']);
+    expect(() => parseConfig(proxyShape, { ...valid, NODE_ENV: 'production' })).toThrow(
+      "TRUSTED_PROXIES is required with NODE_ENV=production: the gateway's addresses or ranges",
+    );
+    expect(
+      parseConfig(proxyShape, { ...valid, NODE_ENV: 'production', TRUSTED_PROXIES: '10.8.0.5, 10.8.1.0/24' })
+        .TRUSTED_PROXIES,
+    ).toEqual(['10.8.0.5', '10.8.1.0/24']);
+    // A unit that believes no proxy is not asked for one.
+    expect(parseConfig(shape, { ...valid, NODE_ENV: 'production' }).PORT).toBe(3000);
+  });
 });

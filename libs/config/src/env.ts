@@ -78,11 +78,13 @@ export const env = {
       .default(fallback),
   /**
    * Proxies whose X-Forwarded-For is believed when telling client addresses apart (proxy-addr notation:
-   * addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`); by default the private ranges a gateway sits in.
+   * addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`). In development the gateway on this machine
+   * (`loopback`); production configuration names its gateway (PRODUCTION_NAMED): a private range would let anyone
+   * who reaches a service from it name any client address.
    */
   trustedProxies: () =>
     env
-      .list(['loopback', 'linklocal', 'uniquelocal'])
+      .list(['loopback'])
       .refine(isProxyList, 'must be IP addresses, CIDR ranges, loopback, linklocal or uniquelocal'),
 };
 
@@ -121,6 +123,18 @@ export const baseEnvShape = {
  * Empty strings count as unset, so `PORT=` falls back to the default like a missing PORT.
  * The error message names the first failing variable and never echoes its value (it may be a secret).
  */
+/** Variables whose development default does not do in production (NODE_ENV=production): they must be set. */
+const PRODUCTION_NAMED: Record<string, string> = {
+  TRUSTED_PROXIES: "is required with NODE_ENV=production: the gateway's addresses or ranges",
+};
+
+function productionProblems(shape: z.ZodRawShape, source: NodeJS.ProcessEnv): [string, string][] {
+  if (source.NODE_ENV !== 'production') return [];
+  return Object.entries(PRODUCTION_NAMED)
+    .filter(([variable]) => variable in shape && !source[variable])
+    .map(([variable, reason]) => [variable, `${variable} ${reason}`]);
+}
+
 export function parseConfig<Shape extends z.ZodRawShape>(
   shape: Shape,
   source: NodeJS.ProcessEnv,
@@ -129,10 +143,11 @@ export function parseConfig<Shape extends z.ZodRawShape>(
     Object.keys(shape).map((key) => [key, source[key] === '' ? undefined : source[key]]),
   );
   const result = z.object(shape).safeParse(input);
-  if (result.success) return result.data;
+  const unnamed = productionProblems(shape, source);
+  if (result.success && unnamed.length === 0) return result.data;
   // Every variable that is wrong, at once (the first issue of each), so one restart fixes them all.
-  const problems = new Map<string, string>();
-  for (const issue of result.error.issues) {
+  const problems = new Map<string, string>(unnamed);
+  for (const issue of result.success ? [] : result.error.issues) {
     const variable = String(issue.path[0]);
     if (problems.has(variable)) continue;
     const missing = source[variable] === undefined && issue.code === 'invalid_type';

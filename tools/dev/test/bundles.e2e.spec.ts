@@ -104,7 +104,11 @@ describe('production bundles (the images’ contents)', () => {
   let bundles: string;
 
   beforeAll(async () => {
-    suiteEnvironment = await createSuiteEnvironment({ NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+    suiteEnvironment = await createSuiteEnvironment({
+      NODE_ENV: 'production',
+      TRUSTED_PROXIES: 'loopback',
+      LOG_LEVEL: 'warn',
+    });
     bundles = mkdtempSync(join(tmpdir(), 'bundles-'));
     await Promise.all(APPS.map((app) => deployBundle(recipes[app], join(bundles, app))));
   }, 240_000);

@@ -250,6 +250,9 @@ function platformConfig(): ConfigMap {
       ADMIN_OAUTH_AUDIENCE: 'broker-platform-admin',
       ADMIN_OAUTH_JWKS_URL: 'https://login.example.com/.well-known/jwks.json',
       CALC_TOKEN_TTL_SECONDS: '3600',
+      // The gateway's pods: the only proxies whose X-Forwarded-For is believed. The cluster's pod network (kubeadm
+      // with flannel: 10.244.0.0/16); name yours, or the gateway pods' own range.
+      TRUSTED_PROXIES: '10.244.0.0/16',
       CUSTOMER_BASE_URL: 'https://broker.example.com',
       MAIL_FROM: 'Maklerportal <no-reply@example.com>',
       SMS_GATEWAY_URL: 'https://sms.example.com/send',
