@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import autocannon from 'autocannon';
 import { stopChild } from '@broker/local-services';
 import { createTestDatabase } from '@broker/testing';
 import { type BenchFigure, recordFigures, serviceEntry } from './bench-build.js';
-import { addCalcUser, CALC_PATH, calculationRequest, loginCalcUser } from './calc-setup.js';
+import { addCalcUser, CALC_PATH, calcServiceEnv, calculationRequest, loginCalcUser } from './calc-setup.js';
 import { cpuTimeMeter } from './cpu-time.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
 import { startTraceSink } from './trace-sink.js';
@@ -190,15 +189,7 @@ async function main(): Promise<void> {
   const traceSink = await startTraceSink();
   try {
     await addCalcUser(database.url);
-    const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    const calcEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      TRUSTED_PROXIES: 'loopback',
-      DATABASE_URL: database.url,
-      CALC_JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      LOG_LEVEL: 'info',
-    };
+    const calcEnv = calcServiceEnv(database.url);
     const calc = await startServiceProcess(CALC_ENTRY, calcEnv, { output: 'ignore' });
     children.push(calc);
     // The same service without remembered answers: every request validated, calculated and serialised.

@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import autocannon from 'autocannon';
 import { stopChild } from '@broker/local-services';
 import { createTestDatabase } from '@broker/testing';
 import { serviceEntry } from './bench-build.js';
-import { addCalcUser, CALC_PATH, calculationRequest, loginCalcUser } from './calc-setup.js';
+import { addCalcUser, CALC_PATH, calcServiceEnv, calculationRequest, loginCalcUser } from './calc-setup.js';
 import { startServiceProcess } from './service-process.js';
 
 /**
@@ -74,16 +73,7 @@ async function main(): Promise<void> {
     await addCalcUser(database.url);
     const calc = await startServiceProcess(
       serviceEntry('apps/calc-service/dist/main.js'),
-      {
-        ...process.env,
-        NODE_ENV: 'production',
-        TRUSTED_PROXIES: 'loopback',
-        DATABASE_URL: database.url,
-        CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
-          .privateKey.export({ type: 'pkcs8', format: 'pem' })
-          .toString(),
-        LOG_LEVEL: 'info',
-      },
+      calcServiceEnv(database.url),
       { output: 'ignore', nodeArguments: ['--cpu-prof', `--cpu-prof-dir=${profiles}`] },
     );
     try {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { FIXTURE_WRITE, withAdministration } from '@broker/fixtures';
 
 /** What the calculation benches send: the operation, its user, and requests of a comparison calculator. */
@@ -40,6 +41,23 @@ export async function addCalcUser(databaseUrl: string): Promise<void> {
     await admin.tenants.create(FIXTURE_WRITE, { id: 'demo', name: 'Demo' });
     await admin.calcUsers.create(FIXTURE_WRITE, 'demo', CALC_USER);
   });
+}
+
+/**
+ * The calculation service's variables as the benches run it: production mode, request logs at info, a fresh
+ * signing key, the database `databaseUrl`.
+ */
+export function calcServiceEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    TRUSTED_PROXIES: 'loopback',
+    DATABASE_URL: databaseUrl,
+    CALC_JWT_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
+    LOG_LEVEL: 'info',
+  };
 }
 
 /** The bench user's login token. */

@@ -81,13 +81,11 @@ export class ConsoleGate {
   private async handle(request: Request, response: Response, next: NextFunction): Promise<void> {
     const path = new URL(request.url, 'http://console.invalid').pathname;
     // Every answer of the console's own (refusals and redirects among them) is for this browser only.
-    if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`))
-      response.setHeader('Cache-Control', 'no-store');
+    if (isBelow(path, CONSOLE_PATH)) response.setHeader('Cache-Control', 'no-store');
     const route = this.routes[`${request.method} ${path}`];
     if (route) return route(request, response);
     if (path.startsWith(API_PREFIX)) return this.forwardToApi(request, response, next);
-    if (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`))
-      return this.serveBoard(request, response, next);
+    if (isBelow(path, QUEUE_BOARD_PATH)) return this.serveBoard(request, response, next);
     if (isPageRequest(request.method, path)) return this.servePage(request, response);
     next();
   }
@@ -292,10 +290,13 @@ export class ConsoleGate {
   }
 }
 
+/** Whether `path` is `base` or below it, by whole segments (`/queuesfoo` is not below `/queues`). */
+export function isBelow(path: string, base: string): boolean {
+  return path === base || path.startsWith(`${base}/`);
+}
+
 function isPageRequest(method: string, path: string): boolean {
-  return (
-    (method === 'GET' || method === 'HEAD') && (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`))
-  );
+  return (method === 'GET' || method === 'HEAD') && isBelow(path, CONSOLE_PATH);
 }
 
 /** A return path after login: one of the console's own pages, never another site. */

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AdminConfig } from '../config.js';
 import type { NextFunction, Request, Response } from 'express';
-import { CONSOLE_PATH, ConsoleGate, QUEUE_BOARD_PATH } from './console-gate.js';
+import { CONSOLE_PATH, ConsoleGate, isBelow, QUEUE_BOARD_PATH } from './console-gate.js';
 import { assetFiles, consoleAssets, consoleSecurityHeaders } from './console-pages.js';
 import { ConsoleSessions } from './console-sessions.js';
 import { PlatformQueueClients } from '../operations/platform-queue-clients.js';
@@ -43,7 +43,9 @@ export function mountConsole(app: INestApplication, config: ConsoleConfig): void
   const consoleHeaders = consoleSecurityHeaders(baseUrl);
   app.use(QUEUE_BOARD_PATH, consoleSecurityHeaders(baseUrl, 'queue-board'));
   app.use(CONSOLE_PATH, (request: Request, response: Response, next: NextFunction) =>
-    isBelow(request.originalUrl, QUEUE_BOARD_PATH) ? next() : consoleHeaders(request, response, next),
+    isBelow(request.originalUrl.split('?')[0], QUEUE_BOARD_PATH)
+      ? next()
+      : consoleHeaders(request, response, next),
   );
   app.use(`${CONSOLE_PATH}/assets`, assetFiles(assets.directory));
   const queues = app.get<PlatformQueueClients, PlatformQueueClients | null>(PlatformQueueClients, {
@@ -71,10 +73,4 @@ export function mountConsole(app: INestApplication, config: ConsoleConfig): void
       resource: config.ADMIN_CONSOLE_OIDC_RESOURCE ?? config.ADMIN_OAUTH_AUDIENCE,
     }),
   });
-}
-
-/** Whether the path of `url` is `path` or below it, by whole segments (`/queuesfoo` is not below `/queues`). */
-function isBelow(url: string, path: string): boolean {
-  const pathname = url.split('?')[0];
-  return pathname === path || pathname.startsWith(`${path}/`);
 }
