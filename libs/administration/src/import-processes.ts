@@ -13,7 +13,7 @@ import { inTransaction, recordAuditEvent, type WriteContext } from './audit-trai
 import { brokerIdOf } from './broker-lookup.js';
 import { conflict, notFound } from './errors.js';
 import { pageOf, type PageRequest } from './paging.js';
-import { isUuid, utc } from './sql.js';
+import { isUuid, SqlFilter, utc } from './sql.js';
 import { tenantIdOf } from './tenants.js';
 
 /**
@@ -93,23 +93,18 @@ export class ImportProcessOperations {
   ): Promise<OperatorImportPage> {
     const db = this.db.manager;
     const tenantId = await tenantIdOf(db, tenantCode);
-    const conditions = ['p.tenant_id = $1'];
-    const parameters: unknown[] = [tenantId];
-    const where = (condition: string, value: unknown) => {
-      parameters.push(value);
-      conditions.push(condition.replace('?', `$${parameters.length}`));
-    };
-    if (filter.status) where('p.status = ?', filter.status);
-    if (filter.broker) where('p.broker_id = ?', (await brokerIdOf(db, tenantId, filter.broker)) ?? '0');
-    if (filter.from) where('p.started_at >= ?::timestamptz', filter.from);
-    if (filter.to) where('p.started_at < ?::timestamptz', filter.to);
+    const where = new SqlFilter().where('p.tenant_id = ?', tenantId);
+    if (filter.status) where.where('p.status = ?', filter.status);
+    if (filter.broker) where.where('p.broker_id = ?', (await brokerIdOf(db, tenantId, filter.broker)) ?? '0');
+    if (filter.from) where.where('p.started_at >= ?::timestamptz', filter.from);
+    if (filter.to) where.where('p.started_at < ?::timestamptz', filter.to);
     const found = await pageOf<ProcessRow>(
       db,
       {
         select: PROCESS_VIEW,
-        from: `${PROCESS_FROM} WHERE ${conditions.join(' AND ')}`,
+        from: `${PROCESS_FROM} WHERE ${where.clause}`,
         orderBy: SORT_SQL[filter.sort],
-        parameters,
+        parameters: where.parameters,
       },
       page,
     );

@@ -3,7 +3,7 @@ import type { OutboxMessagePage, OutboxMessageView } from '@broker/contracts';
 import { inTransaction, recordAuditEvent, type WriteContext } from './audit-trail.js';
 import { conflict, notFound } from './errors.js';
 import { pageOf, type PageRequest } from './paging.js';
-import { utc } from './sql.js';
+import { SqlFilter, utc } from './sql.js';
 import { tenantIdOf } from './tenants.js';
 
 /**
@@ -47,23 +47,16 @@ export class OutboxMessageOperations {
 
   async list(tenantCode: string, filter: OutboxMessageFilter, page: PageRequest): Promise<OutboxMessagePage> {
     const db = this.db.manager;
-    const conditions = ['m.tenant_id = $1'];
-    const parameters: unknown[] = [await tenantIdOf(db, tenantCode)];
-    for (const [column, value] of [
-      ['m.status', filter.status],
-      ['m.channel', filter.channel],
-    ] as const) {
-      if (value === undefined) continue;
-      parameters.push(value);
-      conditions.push(`${column} = $${parameters.length}`);
-    }
+    const where = new SqlFilter().where('m.tenant_id = ?', await tenantIdOf(db, tenantCode));
+    if (filter.status !== undefined) where.where('m.status = ?', filter.status);
+    if (filter.channel !== undefined) where.where('m.channel = ?', filter.channel);
     return pageOf<OutboxMessageView>(
       db,
       {
         select: MESSAGE_VIEW,
-        from: `${MESSAGE_FROM} WHERE ${conditions.join(' AND ')}`,
+        from: `${MESSAGE_FROM} WHERE ${where.clause}`,
         orderBy: 'm.id DESC',
-        parameters,
+        parameters: where.parameters,
       },
       page,
     );

@@ -22,6 +22,26 @@ export function writtenRows<Row>(
   return db.query<Row[]>(`WITH written AS (${statement}) SELECT * FROM written`, parameters);
 }
 
+/** A list's WHERE clause, built condition by condition; each value is a numbered parameter (`?` in its condition). */
+export class SqlFilter {
+  readonly parameters: unknown[] = [];
+  private readonly conditions: string[] = [];
+
+  /** Adds `condition`; its `?` stands for `value` (a condition without `?` takes none). */
+  where(condition: string, value?: unknown): this {
+    if (condition.includes('?')) {
+      this.parameters.push(value);
+      condition = condition.replace('?', `$${this.parameters.length}`);
+    }
+    this.conditions.push(condition);
+    return this;
+  }
+
+  get clause(): string {
+    return this.conditions.join(' AND ');
+  }
+}
+
 /** Whether an id from a path can be a uuid column's value: anything else names no row (404, not a database error). */
 export function isUuid(id: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);

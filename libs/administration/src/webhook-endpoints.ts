@@ -9,7 +9,7 @@ import { inTransaction, recordAuditEvent, type WriteContext } from './audit-trai
 import { brokerIdOf } from './broker-lookup.js';
 import { conflict, notFound } from './errors.js';
 import { pageOf, type PageRequest } from './paging.js';
-import { isUuid, utc } from './sql.js';
+import { isUuid, SqlFilter, utc } from './sql.js';
 import { tenantIdOf } from './tenants.js';
 
 export interface WebhookEndpointFilter {
@@ -58,21 +58,17 @@ export class WebhookEndpointOperations {
   ): Promise<OperatorWebhookEndpointPage> {
     const db = this.db.manager;
     const tenantId = await tenantIdOf(db, tenantCode);
-    const conditions = ['e.tenant_id = $1'];
-    const parameters: unknown[] = [tenantId];
-    if (filter.broker) {
-      parameters.push((await brokerIdOf(db, tenantId, filter.broker)) ?? '0');
-      conditions.push(`e.broker_id = $${parameters.length}`);
-    }
-    if (filter.state === 'failing') conditions.push('e.failing_since IS NOT NULL');
-    if (filter.state === 'disabled') conditions.push('e.disabled_at IS NOT NULL');
+    const where = new SqlFilter().where('e.tenant_id = ?', tenantId);
+    if (filter.broker) where.where('e.broker_id = ?', (await brokerIdOf(db, tenantId, filter.broker)) ?? '0');
+    if (filter.state === 'failing') where.where('e.failing_since IS NOT NULL');
+    if (filter.state === 'disabled') where.where('e.disabled_at IS NOT NULL');
     const found = await pageOf<OperatorWebhookEndpointView>(
       db,
       {
         select: ENDPOINT_VIEW,
-        from: `${ENDPOINT_FROM} WHERE ${conditions.join(' AND ')}`,
+        from: `${ENDPOINT_FROM} WHERE ${where.clause}`,
         orderBy: 'e.failing_since NULLS LAST, e.created_at, e.id',
-        parameters,
+        parameters: where.parameters,
       },
       page,
     );
