@@ -12,6 +12,10 @@ export const importWorkerEnvShape = {
   IMPORT_RETENTION_DAYS: env.positiveInt(90),
   IMPORT_WORKER_CONCURRENCY: env.positiveInt(4),
   IMPORT_STAGE_LOCK_MS: env.positiveInt(30_000),
+  /** How long a stage waits out a database that is out of reach before its import fails. */
+  IMPORT_DB_OUTAGE_BUDGET_MS: env.positiveInt(10 * 60 * 1000),
+  /** The longest wait between two tries of a stage that failed for a technical fault. */
+  IMPORT_RETRY_MAX_DELAY_MS: env.positiveInt(30_000),
   /** Webhooks (extension): the key the endpoints' signing secrets are stored under (32 bytes, base64). */
   IMPORT_WEBHOOK_ENCRYPTION_KEY: env.encryptionKey(),
   /** Host names and CIDR ranges webhooks may go to although loopback, link-local or private. */

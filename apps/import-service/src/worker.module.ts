@@ -45,6 +45,10 @@ export class WorkerModule {
           retentionMs: config.IMPORT_RETENTION_DAYS * DAY_MS,
           concurrency: config.IMPORT_WORKER_CONCURRENCY,
           lockMs: config.IMPORT_STAGE_LOCK_MS,
+          retry: {
+            outageBudgetMs: config.IMPORT_DB_OUTAGE_BUDGET_MS,
+            maxDelayMs: config.IMPORT_RETRY_MAX_DELAY_MS,
+          },
         }),
       ],
     };

@@ -19,6 +19,7 @@ import {
   type TestDatabase,
   lintErrors,
   lintOpenApi,
+  waitFor,
 } from '@broker/testing';
 import { insertBrokerFixture } from '@broker/fixtures';
 import { AppModule } from '../src/app.module.js';
@@ -26,6 +27,8 @@ import { importHttpSettings } from '../src/http-settings.js';
 import { checkImportConfig, importEnvShape } from '../src/config.js';
 
 const MAX_UPLOAD_BYTES = 64 * 1024;
+/** How long this test's service waits for a body that stopped arriving. */
+const BODY_IDLE_MS = 1000;
 const GDV_FILE = Buffer.from(`${'0001'.padEnd(256, ' ')}\n${'9999'.padEnd(256, ' ')}\n`, 'latin1');
 const CSV_FILE = Buffer.from('kunde_nachname;kunde_vorname;vertrag_nummer\nMüller;Julia;PH-1\n', 'utf8');
 
@@ -62,7 +65,10 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       DB_POOL_WAIT_MS: '300',
     });
     checkImportConfig(config);
-    app = await createHttpApp(AppModule.forRoot(config), importHttpSettings(config));
+    app = await createHttpApp(AppModule.forRoot(config), {
+      ...importHttpSettings(config),
+      bodyIdleMs: BODY_IDLE_MS,
+    });
     await app.init();
   });
 
@@ -258,6 +264,62 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       expect(response.body).toMatchObject({ name: 'PayloadTooLarge', status: 413 });
     });
 
+    async function listeningPort(): Promise<number> {
+      const listening = app.getHttpServer() as http.Server;
+      if (!listening.listening)
+        await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+      return (listening.address() as AddressInfo).port;
+    }
+
+    interface RawAnswer {
+      status: number;
+      body: unknown;
+      connection?: string;
+      ms: number;
+    }
+
+    /**
+     * POSTs to `path` by hand, with a token and `headers`; `send` writes the body as it likes (it is told whether
+     * the answer has come). Resolves with the answer once it is read.
+     */
+    async function rawPost(
+      path: string,
+      headers: Record<string, string>,
+      send: (sent: http.ClientRequest, answered: () => boolean) => void,
+    ): Promise<RawAnswer> {
+      const port = await listeningPort();
+      const authorization = await bearer();
+      const started = Date.now();
+      return new Promise((resolve, reject) => {
+        let answered = false;
+        const sent = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path,
+            headers: { Authorization: authorization, ...headers },
+          },
+          (response) => {
+            answered = true;
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.on('end', () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                body: JSON.parse(text) as unknown,
+                connection: response.headers.connection,
+                ms: Date.now() - started,
+              }),
+            );
+          },
+        );
+        // The service may close the connection while the body is still being sent.
+        sent.on('error', (error) => !answered && reject(error));
+        send(sent, () => answered);
+      });
+    }
+
     /** Sends the headers of an upload (to `path`) that claims `length` bytes, and at most `body` of them. */
     async function declaredUpload(
       length: number,
@@ -265,41 +327,20 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       body?: Buffer,
       path = '/api/v1/import',
     ) {
-      const listening = app.getHttpServer() as http.Server;
-      if (!listening.listening)
-        await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
-      const { port } = listening.address() as AddressInfo;
-      const authorization = await bearer();
-      return new Promise<{ status: number; continued: boolean; body: unknown }>((resolve, reject) => {
-        let continued = false;
-        const sent = http.request(
-          {
-            host: '127.0.0.1',
-            port,
-            method: 'POST',
-            path,
-            headers: {
-              Authorization: authorization,
-              'Content-Type': 'multipart/form-data; boundary=x',
-              'Content-Length': String(length),
-              ...headers,
-            },
-          },
-          (response) => {
-            let text = '';
-            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-            response.on('end', () =>
-              resolve({ status: response.statusCode ?? 0, continued, body: JSON.parse(text) as unknown }),
-            );
-          },
-        );
+      let continued = false;
+      const headersSent = {
+        'Content-Type': 'multipart/form-data; boundary=x',
+        'Content-Length': String(length),
+        ...headers,
+      };
+      const answer = await rawPost(path, headersSent, (sent) => {
         sent.on('continue', () => {
           continued = true;
           sent.end(body);
         });
-        sent.on('error', reject);
         if (body && !headers.Expect) sent.write(body);
       });
+      return { ...answer, continued };
     }
 
     it('413 from a Content-Length above the limit, before a byte of the body is read', async () => {
@@ -320,6 +361,70 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       const fitting = await declaredUpload(form.length, { Expect: '100-continue' }, form);
       // Continued, then refused for the missing file: the body was asked for and read.
       expect(fitting).toMatchObject({ status: 400, continued: true });
+    });
+
+    /** The most a chunked test body sends; the service must have answered long before. */
+    const CHUNKED_CAP_BYTES = 256 * 1024 ** 2;
+
+    /**
+     * Sends a chunked body (no Content-Length) to `path`: `head`, then spaces in 64 KiB chunks until the answer comes
+     * (up to CHUNKED_CAP_BYTES), or nothing more when it `stalls`. Resolves with the answer and what had been sent.
+     */
+    async function chunkedBody(path: string, contentType: string, head: string, stalls: boolean) {
+      let sentBytes = 0;
+      const headers = { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked' };
+      const answer = await rawPost(path, headers, (sent, answered) => {
+        sent.write(head);
+        if (stalls) return;
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = () => {
+          while (!answered() && sentBytes < CHUNKED_CAP_BYTES) {
+            sentBytes += chunk.length;
+            if (!sent.write(chunk)) return void sent.once('drain', pump);
+          }
+          if (!answered()) sent.end();
+        };
+        pump();
+      });
+      return { ...answer, sentBytes };
+    }
+
+    const FILE_PART_HEAD =
+      '--x\r\nContent-Disposition: form-data; name="file"; filename="endlos.gdv"\r\n' +
+      'Content-Type: application/octet-stream\r\n\r\n';
+    /** A file upload without a Content-Length that goes on until answered, or `stalls` after its first bytes. */
+    const chunkedUpload = (stalls: boolean) =>
+      chunkedBody('/api/v1/import', 'multipart/form-data; boundary=x', FILE_PART_HEAD, stalls);
+    /** An answer at once in the area's shape, closing the connection. */
+    const refusedAtOnce = (status: number, name: string) => ({
+      status,
+      body: { name, status },
+      connection: 'close',
+    });
+
+    it('answers a chunked upload 413 as soon as it passes the limit, and closes the connection', async () => {
+      const before = await processCount();
+      const answer = await chunkedUpload(false);
+      expect(answer).toMatchObject(refusedAtOnce(413, 'PayloadTooLarge'));
+      // The limit is the file's and the framing's (about 1 MiB here); socket buffers hold a few MiB more at most.
+      expect(answer.sentBytes).toBeLessThan(32 * 1024 ** 2);
+      expect(await processCount()).toBe(before);
+      await waitFor(() => (storedFiles(environment.storageDir).length === 0 ? true : undefined), 5000);
+    });
+
+    it('answers a chunked JSON body 413 as soon as it passes the JSON limit', async () => {
+      const answer = await chunkedBody('/api/v1/webhooks', 'application/json', '{"url":"', false);
+      expect(answer).toMatchObject(refusedAtOnce(413, 'PayloadTooLarge'));
+      expect(answer.sentBytes).toBeLessThan(32 * 1024 ** 2);
+    });
+
+    it('answers 408 to an upload whose body stops arriving, and keeps nothing of it', async () => {
+      const before = await processCount();
+      const answer = await chunkedUpload(true);
+      expect(answer).toMatchObject(refusedAtOnce(408, 'RequestTimeout'));
+      expect(answer.ms).toBeGreaterThanOrEqual(BODY_IDLE_MS - 50);
+      expect(await processCount()).toBe(before);
+      await waitFor(() => (storedFiles(environment.storageDir).length === 0 ? true : undefined), 5000);
     });
 
     it('answers a body above the JSON limit on any other path with 413 and no 100 Continue', async () => {

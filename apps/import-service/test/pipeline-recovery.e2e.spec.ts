@@ -1,12 +1,10 @@
 import 'reflect-metadata';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
-import request from 'supertest';
-import type { App } from 'supertest/types.js';
 import { parseConfig } from '@broker/config';
 import { Queue } from 'bullmq';
 import { ImportProcessOperations, type WriteContext } from '@broker/administration';
@@ -19,7 +17,6 @@ import {
   stageJobId,
 } from '@broker/contracts';
 import { createDataSource } from '@broker/db';
-import { findFreePort } from '@broker/local-services';
 import { createHttpApp, redisConnection } from '@broker/platform';
 import {
   createImportTestEnvironment,
@@ -35,8 +32,8 @@ import {
 import { insertBrokerFixture } from '@broker/fixtures';
 import { AppModule } from '../src/app.module.js';
 import { importEnvShape } from '../src/config.js';
+import { assertWorkerBuilt, spawnWorker, uploadGdv } from './worker-process.js';
 
-const WORKER_ENTRY = path.resolve(__dirname, '../dist/worker.js');
 const CONTRACTS = 20_000;
 const CONTRACTS_PER_CUSTOMER = 2;
 const THROUGH_PROCESSED = IMPORT_PIPELINE_STATUSES.slice(
@@ -59,7 +56,7 @@ describe('import pipeline recovery (worker process killed mid-pipeline)', () => 
   let worker: ChildProcess | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(WORKER_ENTRY)) throw new Error(`${WORKER_ENTRY} is missing: run pnpm build first`);
+    assertWorkerBuilt();
     database = await createTestDatabase();
     await insertBrokerFixture(database.url);
     environment = await createImportTestEnvironment();
@@ -83,12 +80,8 @@ describe('import pipeline recovery (worker process killed mid-pipeline)', () => 
   });
 
   async function startWorker(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, [WORKER_ENTRY], {
-      env: { ...process.env, ...env, PORT: String(await findFreePort()) },
-      stdio: 'ignore',
-    });
-    worker = child;
-    return child;
+    worker = await spawnWorker(env);
+    return worker;
   }
 
   async function kill(child: ChildProcess): Promise<void> {
@@ -116,15 +109,7 @@ describe('import pipeline recovery (worker process killed mid-pipeline)', () => 
       20,
     );
 
-  async function upload(file: string): Promise<string> {
-    const response = await request(api.getHttpServer() as App)
-      .post('/api/v1/import')
-      .set('Authorization', `Bearer ${await environment.authServer.token()}`)
-      .field('companies[0]', '9999')
-      .attach('file', readFileSync(file), 'bestand.gdv')
-      .expect(200);
-    return (response.body as { process_id: string }).process_id;
-  }
+  const upload = (file: string) => uploadGdv(api, environment, file);
 
   it('ends in processed with every customer and contract once, after two kills', async () => {
     const file = path.join(fixtureDir, 'portfolio.gdv');

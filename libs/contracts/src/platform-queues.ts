@@ -15,19 +15,38 @@ export const IMPORT_PIPELINE_QUEUE = 'import-pipeline';
 export interface StageJob {
   processId: string;
   from: ImportPipelineStatus;
+  /** The technical faults of the job's tries so far (the worker's retry policy records them); none at first. */
+  faults?: StageFaults;
+}
+
+export interface StageFaults {
+  /** Tries that failed. */
+  tries: number;
+  /** Of those, the ones that failed for anything but the database being out of reach. */
+  otherFaults: number;
+  /** When the first try failed because the database was out of reach (epoch ms). */
+  outageSince?: number;
+  /** How long to wait before the next try. */
+  delayMs: number;
 }
 
 export const STAGE_JOB_NAME = 'stage';
 
 /** Jobs are keyed by process and stage, so enqueuing the same stage twice runs it once. */
-export function stageJobId(job: StageJob): string {
+export function stageJobId(job: Pick<StageJob, 'processId' | 'from'>): string {
   return `${job.processId}-${job.from}`;
 }
 
-/** Retries with exponential backoff for transient faults; bad data fails at once (UnrecoverableError). */
+/** The backoff type of stage jobs: the worker's retry policy sets each job's next delay (StageFaults.delayMs). */
+export const STAGE_BACKOFF = 'stage-faults';
+
+/**
+ * Bad data fails at once (UnrecoverableError), and so does a job whose technical faults the worker's retry policy
+ * gave up on; anything else is tried again after its backoff. `attempts` is only a bound the policy never reaches.
+ */
 export const STAGE_JOB_OPTIONS = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 1_000 },
+  attempts: 10_000,
+  backoff: { type: STAGE_BACKOFF },
   removeOnComplete: true,
   removeOnFail: true,
 } as const;

@@ -5,3 +5,4 @@ export * from './naming-strategy.js';
 export * from './prepared-statement.js';
 export * from './column-transformers.js';
 export { allMigrations } from './migrations/index.js';
+export * from './database-unavailable.js';

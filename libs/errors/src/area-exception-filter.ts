@@ -9,6 +9,7 @@ import {
 import type { HttpAdapterHost } from '@nestjs/core';
 import { DomainError } from './domain-error.js';
 import { ErrorCode, errorCodeOfStatus, httpStatusOf } from './error-code.js';
+import { markRefused, wasAnsweredEarly } from './response-marks.js';
 import { overloadRefusal } from './overload.js';
 
 /**
@@ -155,6 +156,8 @@ export class AreaExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<object>();
     const reqId = requestIdOf(request);
     if (adapter.isHeadersSent(response)) {
+      // The reader of a body answered before it was read failing on the closed request: nothing more to say.
+      if (wasAnsweredEarly(response)) return;
       this.logger.error({ err: exception, reqId }, 'Error after the response was sent');
       adapter.end(response);
       return;
@@ -163,7 +166,9 @@ export class AreaExceptionFilter implements ExceptionFilter {
     const path = (adapter.getRequestUrl?.(request) ?? '').split('?')[0] ?? '';
     const fault = classifyClientFault(exception, { method, path });
     if (fault) {
-      if (fault.code === ErrorCode.Overloaded) this.refusedUnderOverload(reqId, method, path);
+      // The request's own line says the rest, as a warning (a refusal, not a fault).
+      if (fault.status === 503) markRefused(response);
+      if (fault.code === ErrorCode.Overloaded) this.onOverload();
       for (const [name, value] of Object.entries(fault.headers)) adapter.setHeader(response, name, value);
       adapter.reply(response, this.renderClientFault(fault), fault.status);
       return;
@@ -172,12 +177,6 @@ export class AreaExceptionFilter implements ExceptionFilter {
     this.logger.error({ err: exception, reqId }, `Server fault on ${method} ${path}`);
     adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');
     adapter.reply(response, serverFaultPage(status, reqId), status);
-  }
-
-  /** One warning line (the request's own line has the rest), and the count. */
-  private refusedUnderOverload(reqId: string, method: string, path: string): void {
-    this.logger.warn({ reqId }, `Refused ${method} ${path} under overload`);
-    this.onOverload();
   }
 }
 

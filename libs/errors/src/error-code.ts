@@ -7,6 +7,8 @@ export enum ErrorCode {
   MalformedRequest = 1001,
   PayloadTooLarge = 1002,
   UnsupportedMediaType = 1003,
+  /** The request body stopped arriving before it was complete. */
+  RequestTimeout = 1004,
   AuthenticationRequired = 1100,
   AuthenticationFailed = 1101,
   Forbidden = 1102,
@@ -49,6 +51,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 409;
     case ErrorCode.Gone:
       return 410;
+    case ErrorCode.RequestTimeout:
+      return 408;
     case ErrorCode.PayloadTooLarge:
       return 413;
     case ErrorCode.UnsupportedMediaType:
@@ -78,6 +82,8 @@ export function errorCodeOfStatus(status: number): ErrorCode {
       return ErrorCode.MethodNotAllowed;
     case 409:
       return ErrorCode.Conflict;
+    case 408:
+      return ErrorCode.RequestTimeout;
     case 410:
       return ErrorCode.Gone;
     case 413:

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { HttpException, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import express from 'express';
@@ -10,7 +10,6 @@ import {
   classifyClientFault,
   type ClientFaultRenderer,
   DomainError,
-  ErrorCode,
   serverFaultPage,
   jsonValueProblem,
 } from '@broker/errors';
@@ -21,6 +20,7 @@ import { instrumentHttpApp, ProcessMetrics } from './metrics.js';
 import { AREA_ERROR_BODY } from './platform-modules.js';
 import { createOpenApiDocument, type OpenApiSettings } from './openapi.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
+import { DEFAULT_BODY_IDLE_MS, guardRequestBodies, type LargestBody } from './request-bodies.js';
 
 /**
  * Which HTTP server a service runs on. Express is the default; a service whose throughput matters (area B)
@@ -44,11 +44,13 @@ export interface HttpAppSettings {
   rewriteUrl?: (url: string) => string;
   /**
    * Express only: the largest body a request may send, by its method and URL (undefined: the JSON limit or the
-   * route's own). A request whose Content-Length is larger is refused with 413 before a byte of its body is read
-   * (the connection is closed after the answer), and one sent with `Expect: 100-continue` gets that 413 instead
-   * of `100 Continue`, so its client never sends the body.
+   * route's own). A request whose Content-Length is larger is refused with 413 before a byte of its body is read,
+   * one sent with `Expect: 100-continue` gets that 413 instead of `100 Continue`, and a chunked body gets it the
+   * moment it passes the limit; the connection is closed after the answer (see `guardRequestBodies`).
    */
-  largestBody?: (request: IncomingMessage) => number | undefined;
+  largestBody?: LargestBody;
+  /** Express only: how long a request body may stop arriving before the request is refused with 408 (30 s). */
+  bodyIdleMs?: number;
   /**
    * Express only: middleware of the app's own before its routes (after the request log and the body-size check,
    * before the body is parsed), e.g. pages and sessions that are no API operation.
@@ -115,36 +117,6 @@ function reservedKeyRefusal(body: Buffer): DomainError | undefined {
   }
 }
 
-/** The limit `largestBody` sets for the request, when its Content-Length exceeds it. */
-function declaredOversize(
-  request: IncomingMessage,
-  largestBody: (request: IncomingMessage) => number | undefined,
-): number | undefined {
-  const limit = largestBody(request);
-  const declared = Number(request.headers['content-length']);
-  return limit !== undefined && Number.isFinite(declared) && declared > limit ? limit : undefined;
-}
-
-/** HttpAppSettings.largestBody on Express: 413 from the Content-Length, and no 100 Continue for it. */
-function refuseDeclaredOversize(
-  app: NestExpressApplication,
-  largestBody: (request: IncomingMessage) => number | undefined,
-): void {
-  const server = app.getHttpServer();
-  // With a listener, Node no longer answers Expect: 100-continue by itself; the request is handled as any other.
-  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    if (declaredOversize(request, largestBody) === undefined) response.writeContinue();
-    server.emit('request', request, response);
-  });
-  app.use((request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => {
-    const limit = declaredOversize(request, largestBody);
-    if (limit === undefined) return next();
-    // The body is not read: the connection ends with the answer instead of waiting for the rest of it.
-    response.setHeader('Connection', 'close');
-    next(new DomainError(ErrorCode.PayloadTooLarge, `The request body is larger than ${limit} bytes`));
-  });
-}
-
 /** body-parser's `verify` hook. */
 function refuseInvalidUtf8(_request: IncomingMessage, _response: unknown, body: Buffer): void {
   const error = invalidUtf8(body);
@@ -159,7 +131,11 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
   // First, so that every request (the metrics scrape, and those the body parser refuses with 400 or 413) gets its
   // request id, is logged and counted.
   app.use(app.get(ProcessLogger).requests);
-  if (settings.largestBody) refuseDeclaredOversize(app, settings.largestBody);
+  guardRequestBodies(app, {
+    largestBody: settings.largestBody,
+    bodyIdleMs: settings.bodyIdleMs ?? DEFAULT_BODY_IDLE_MS,
+    renderClientFault: app.get<ClientFaultRenderer>(AREA_ERROR_BODY),
+  });
   const { rewriteUrl } = settings;
   if (rewriteUrl)
     app.use((request: IncomingMessage, _response: unknown, next: () => void) => {

@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import type { LoggerService } from '@nestjs/common';
 import { destination, type DestinationStream, type Level, type Logger } from 'pino';
 import { type HttpLogger, type Options, pinoHttp } from 'pino-http';
+import { wasRefused } from '@broker/errors';
 import { isProbePath, isSecretQueryParameter, loggableUrl, REDACTED } from '@broker/telemetry';
 import { assignRequestId } from './request-id.js';
 
@@ -91,10 +92,17 @@ export function requestLogOptions(settings: LoggingSettings): Options {
     genReqId: assignRequestId,
     serializers: LOG_SERIALIZERS,
     customLogLevel: (request, response, error) => {
-      if (error || response.statusCode >= 500) return 'error';
+      if (error) return 'error';
+      if (wasRefused(response)) return 'warn';
+      if (response.statusCode >= 500) return 'error';
       if (response.statusCode >= 400) return 'warn';
       return isProbePath(request.url ?? '') ? 'silent' : 'info';
     },
+    // pino-http gives every 5xx an error of its own ("failed with status code 503"); a refusal is none.
+    customErrorMessage: (_request, response) =>
+      wasRefused(response) ? 'request refused' : 'request errored',
+    customErrorObject: (_request, response, _error, fields: Fields) =>
+      wasRefused(response) ? { ...fields, err: undefined } : fields,
   };
 }
 

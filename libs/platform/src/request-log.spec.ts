@@ -1,7 +1,10 @@
 import { Controller, Get, Logger, Param } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
+import { overloaded } from '@broker/errors';
 import { createTestDatabase, type TestDatabase } from '@broker/testing';
 import { createHttpApp, type HttpPlatform } from './http-app.js';
 import { platformTestModule } from '../test/platform-test-module.js';
@@ -35,7 +38,15 @@ class ThingsController {
   broken(): never {
     throw new Error('the handler broke');
   }
+
+  @Get('overloaded')
+  overloaded(): never {
+    throw overloaded();
+  }
 }
+
+/** Largest body of the spec's app. */
+const LARGEST_BODY = 64 * 1024;
 
 describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platform) => {
   const lines: string[] = [];
@@ -50,7 +61,7 @@ describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platfo
       platformTestModule({ service: 'log-test', logLevel: 'info', databaseUrl: database.url, logOutput }, [
         ThingsController,
       ]),
-      { platform },
+      { platform, largestBody: () => LARGEST_BODY },
     );
     server = app.getHttpServer() as App;
   });
@@ -60,11 +71,37 @@ describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platfo
   });
 
   /** The lines written while `send` ran, once its response has ended. */
-  async function logged(send: () => Promise<request.Response>): Promise<[request.Response, LogLine[]]> {
+  async function logged<Answer>(send: () => Promise<Answer>): Promise<[Answer, LogLine[]]> {
     lines.length = 0;
     const response = await send();
     await new Promise((resolve) => setImmediate(resolve));
     return [response, lines.map((line) => JSON.parse(line) as LogLine)];
+  }
+
+  /** POSTs `bytes` of JSON in chunks of 16 KiB without a Content-Length. */
+  async function postChunked(path: string, bytes: number): Promise<{ status: number; connection?: string }> {
+    const listening = app.getHttpServer() as Server;
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    const { port } = listening.address() as AddressInfo;
+    try {
+      return await new Promise((resolve, reject) => {
+        const sent = httpRequest(
+          { host: '127.0.0.1', port, path, method: 'POST', headers: { 'Content-Type': 'application/json' } },
+          (response) => {
+            response
+              .resume()
+              .on('end', () =>
+                resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }),
+              );
+          },
+        );
+        sent.on('error', reject);
+        for (let written = 0; written < bytes; written += 16 * 1024) sent.write('x'.repeat(16 * 1024));
+        sent.end();
+      });
+    } finally {
+      await new Promise((resolve) => listening.close(resolve));
+    }
   }
 
   it('writes one line per request with its request id, and the lines logged while handling it', async () => {
@@ -120,6 +157,31 @@ describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platfo
     );
     expect(refused).toEqual([expect.objectContaining({ level: 40, res: expect.anything() as unknown })]);
   });
+
+  it('logs a request refused under overload as one warning, without an error', async () => {
+    const [response, records] = await logged(() => request(server).get('/things/overloaded').expect(503));
+    expect(response.headers['retry-after']).toBe('1');
+    expect(records).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'request refused',
+        res: expect.objectContaining({ statusCode: 503 }) as unknown,
+      }),
+    ]);
+    expect(records[0]).not.toHaveProperty('err');
+  });
+
+  if (platform === 'express')
+    it('logs a chunked body refused while it arrives as one warning', async () => {
+      const [response, records] = await logged(() => postChunked('/things/ok', 2 * LARGEST_BODY));
+      expect(response).toMatchObject({ status: 413, connection: 'close' });
+      expect(records).toEqual([
+        expect.objectContaining({ level: 40, res: expect.objectContaining({ statusCode: 413 }) as unknown }),
+      ]);
+      // The body's reader fails once the connection is closed, after the answer: that is not logged again.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(lines).toHaveLength(1);
+    });
 
   it('answers and logs a path that is not valid percent-encoding like any refused request', async () => {
     const [response, records] = await logged(() =>

@@ -11,6 +11,7 @@ import { PipelineQueue } from './pipeline-queue.js';
 import { redisConnection } from '@broker/platform';
 import { queueTelemetry } from '@broker/telemetry';
 import { STAGE_HANDLERS } from './stage-handler.js';
+import { STAGE_RETRY_SETTINGS, type StageRetrySettings } from './stage-retry.js';
 import { StageRunner } from './stage-runner.js';
 import { STAGE_WORKER_SETTINGS, StageWorker, type StageWorkerSettings } from './stage-worker.js';
 import { ArchiveStage, RETENTION_MS } from './stages/archive.stage.js';
@@ -66,6 +67,7 @@ export class PipelineWorkerModule {
       retentionMs: number;
       concurrency: number;
       lockMs: number;
+      retry: StageRetrySettings;
     },
   ): DynamicModule {
     const handlers: Provider = {
@@ -85,6 +87,7 @@ export class PipelineWorkerModule {
         { provide: FILE_STORAGE, useValue: settings.storage },
         { provide: SWEEPER_SETTINGS, useValue: settings.sweeper },
         { provide: RETENTION_MS, useValue: settings.retentionMs },
+        { provide: STAGE_RETRY_SETTINGS, useValue: settings.retry },
         {
           provide: STAGE_WORKER_SETTINGS,
           useValue: {

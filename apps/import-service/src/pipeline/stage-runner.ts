@@ -11,12 +11,20 @@ import { type ImportProcessRecord, ImportProcessStateRepository } from './import
 import { DryRunProcess } from './dry-run-process.js';
 import { STAGE_HANDLERS, type StageHandler, StageRejection } from './stage-handler.js';
 import { storableText } from './storable-text.js';
+import { afterFailedTry, STAGE_RETRY_SETTINGS, type StageRetrySettings } from './stage-retry.js';
 
 /** The statuses a dry-run process passes while its dry run runs (one job does them all). */
 const DRY_RUN_STATUSES: readonly ImportPipelineStatus[] = IMPORT_PIPELINE_STATUSES.slice(
   0,
   IMPORT_PIPELINE_STATUSES.indexOf('contractsFinalized'),
 );
+
+/** The retry policy gave up on a stage: unrecoverable for BullMQ, technical for the user. */
+class TechnicalFaultsPersisted extends UnrecoverableError {
+  constructor(readonly fault: unknown) {
+    super(`Technical faults persisted: ${fault instanceof Error ? fault.message : String(fault)}`);
+  }
+}
 
 /**
  * Runs one stage job: skips it when the process has already moved on (a repeated job is harmless),
@@ -34,6 +42,7 @@ export class StageRunner {
     private readonly events: ImportEvents,
     private readonly dryRuns: DryRunProcess,
     @Inject(STAGE_HANDLERS) handlers: StageHandler[],
+    @Inject(STAGE_RETRY_SETTINGS) private readonly retry: StageRetrySettings,
   ) {
     this.handlers = new Map(handlers.map((handler) => [handler.from, handler]));
   }
@@ -42,8 +51,20 @@ export class StageRunner {
   process(job: Job<StageJob>): Promise<string> {
     const { processId, from } = job.data;
     return inSpan(`import stage ${from}`, { 'import.process_id': processId, 'import.stage': from }, () =>
-      this.metrics.timeStage(from, () => this.runStage(job)),
+      this.metrics.timeStage(from, () => this.runStage(job).catch((error) => this.judgeFault(job, error))),
     );
+  }
+
+  /**
+   * Bad data fails the process at once; a technical fault is tried again after the wait the retry policy sets
+   * (recorded on the job, where the backoff finds it), until the policy gives up.
+   */
+  private async judgeFault(job: Job<StageJob>, error: unknown): Promise<never> {
+    if (error instanceof StageRejection) throw new UnrecoverableError(error.message);
+    const faults = afterFailedTry(job.data.faults, error, Date.now(), this.retry);
+    if (!faults) throw new TechnicalFaultsPersisted(error);
+    await job.updateData({ ...job.data, faults });
+    throw error;
   }
 
   private async runStage(job: Job<StageJob>): Promise<string> {
@@ -54,7 +75,7 @@ export class StageRunner {
     if (!process || process.status !== from || !handler || !to) return 'skipped';
     if (process.cancelRequestedBy !== null) return this.cancel(processId, process.cancelRequestedBy);
     if (process.dryRun && DRY_RUN_STATUSES.includes(from)) return this.runDryRun(process);
-    await this.rejectionsUnrecoverable(() => handler.run(process, this.events.recordsOf(processId, from)));
+    await handler.run(process, this.events.recordsOf(processId, from));
     if (!(await this.processes.advance(processId, from, to))) return this.overtaken(processId);
     await this.events.statusChanged(processId);
     // A stage that is due only later (archiving) is enqueued by the sweeper once it is due.
@@ -79,29 +100,20 @@ export class StageRunner {
 
   /** A dry-run process: the whole dry run in one job, its status moved along as it goes, then processed. */
   private async runDryRun(process: ImportProcessRecord): Promise<string> {
-    const ran = await this.rejectionsUnrecoverable(() => this.dryRuns.run(process));
+    const ran = await this.dryRuns.run(process);
     if (!ran) return 'skipped';
-    if (!(await this.processes.advance(process.id, 'contractsFinalized', 'processed'))) return this.overtaken(process.id);
+    if (!(await this.processes.advance(process.id, 'contractsFinalized', 'processed')))
+      return this.overtaken(process.id);
     await this.events.statusChanged(process.id);
     return 'processed';
   }
 
-  /** Bad data fails the process at once; anything else is retried. */
-  private async rejectionsUnrecoverable<Result>(work: () => Promise<Result>): Promise<Result> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof StageRejection) throw new UnrecoverableError(error.message);
-      throw error;
-    }
-  }
-
-  /** Retries spent, or bad data: the process fails with the reason. */
+  /** Bad data, or technical faults the retry policy gave up on: the process fails with the reason. */
   async onFailed(job: Job<StageJob> | undefined, error: Error): Promise<void> {
     if (!job) return;
-    const retriesLeft = error instanceof UnrecoverableError ? 0 : (job.opts.attempts ?? 1) - job.attemptsMade;
-    this.metrics.countFailedJob(job.data.from, retriesLeft > 0);
-    if (retriesLeft > 0) return;
+    const retried = !(error instanceof UnrecoverableError);
+    this.metrics.countFailedJob(job.data.from, retried);
+    if (retried) return;
     this.logger.warn(`Import ${job.data.processId} failed in stage ${job.data.from}: ${error.message}`);
     // Nothing awaits this event handler: a rejection would end the worker. The sweeper retries the process.
     await this.processes
@@ -117,7 +129,7 @@ export class StageRunner {
    * internals, which stay in the log.
    */
   private reasonOf(job: Job<StageJob>, error: Error): string {
-    if (error instanceof UnrecoverableError) return storableText(error.message);
+    if (!(error instanceof TechnicalFaultsPersisted)) return storableText(error.message);
     return `The import stopped in stage ${job.data.from} after repeated technical faults; please upload the file again or contact support`;
   }
 }

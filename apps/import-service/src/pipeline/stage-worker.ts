@@ -4,7 +4,7 @@ import {
   Injectable,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { type ConnectionOptions, Worker } from 'bullmq';
+import { type ConnectionOptions, type MinimalJob, Worker } from 'bullmq';
 import { queueTelemetry } from '@broker/telemetry';
 import { IMPORT_PIPELINE_QUEUE, type StageJob } from '@broker/contracts';
 import { StageRunner } from './stage-runner.js';
@@ -21,6 +21,13 @@ export interface StageWorkerSettings {
    * job locked this long; then another worker (or this one restarted) takes it up again.
    */
   lockMs: number;
+}
+
+/** A job failed without the policy's record (a stalled job BullMQ failed itself) is tried again after 1 s. */
+const UNRECORDED_FAULT_DELAY_MS = 1_000;
+
+function stageRetryDelay(job: MinimalJob<StageJob> | undefined): number {
+  return job?.data.faults?.delayMs ?? UNRECORDED_FAULT_DELAY_MS;
 }
 
 /** The BullMQ worker of the pipeline queue, started with the application and drained before it shuts down. */
@@ -43,6 +50,8 @@ export class StageWorker implements OnApplicationBootstrap, BeforeApplicationShu
       // Each stage job in a span of the upload's trace, carried from job to job (PipelineQueue enqueues the next
       // stage inside this one's span).
       ...queueTelemetry(),
+      // The wait StageRunner's retry policy recorded on the job (STAGE_BACKOFF).
+      settings: { backoffStrategy: (_attempts, _type, _error, job) => stageRetryDelay(job) },
     });
     this.worker.on('failed', (job, error) => void this.runner.onFailed(job, error));
   }

@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { ImportPipelineStatus } from '@broker/contracts';
+import { isDatabaseUnavailable } from '@broker/db';
 import { ImportProcessStateRepository } from './import-process-state.repository.js';
 import { PipelineQueue } from './pipeline-queue.js';
 import { STAGE_HANDLERS, type StageHandler } from './stage-handler.js';
@@ -72,7 +73,10 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     }
   }
 
+  /** An outage is waited out (the next tick tries again): a warning; anything else is an error. */
   private report(error: unknown): void {
-    this.logger.error({ err: error }, 'Sweep failed');
+    if (isDatabaseUnavailable(error))
+      this.logger.warn(`Sweep skipped: the database is out of reach (${String(error)})`);
+    else this.logger.error({ err: error }, 'Sweep failed');
   }
 }

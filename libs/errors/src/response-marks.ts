@@ -1,0 +1,29 @@
+/*
+ * What the exception filter and the request log tell each other about a response, beside its status: marks on the
+ * Node response (under Fastify's reply, its `raw`).
+ */
+const answeredEarly = new WeakSet<object>();
+const refused = new WeakSet<object>();
+
+const nodeResponse = (response: object): object => (response as { raw?: object }).raw ?? response;
+
+/**
+ * Marks a response answered before its handler finished: a request body refused while it arrived (413, 408).
+ * The handler, reading that body, fails afterwards; the exception filter then knows the failure was answered.
+ */
+export function markAnsweredEarly(response: object): void {
+  answeredEarly.add(nodeResponse(response));
+}
+
+export function wasAnsweredEarly(response: object): boolean {
+  return answeredEarly.has(nodeResponse(response));
+}
+
+/** Marks a 503 that refused the request for now (overload, a dependency out of reach): no fault of the code's. */
+export function markRefused(response: object): void {
+  refused.add(nodeResponse(response));
+}
+
+export function wasRefused(response: object): boolean {
+  return refused.has(nodeResponse(response));
+}
