@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
@@ -375,7 +375,8 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       const headers = { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked' };
       const answer = await rawPost(path, headers, (sent, answered) => {
         sent.write(head);
-        if (stalls) return;
+        // Some of the file, so that a part of it is stored before the body stalls.
+        if (stalls) return void sent.write(Buffer.alloc(8 * 1024, 0x20));
         const chunk = Buffer.alloc(64 * 1024, 0x20);
         const pump = () => {
           while (!answered() && sentBytes < CHUNKED_CAP_BYTES) {
@@ -425,6 +426,34 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       expect(answer.ms).toBeGreaterThanOrEqual(BODY_IDLE_MS - 50);
       expect(await processCount()).toBe(before);
       await waitFor(() => (storedFiles(environment.storageDir).length === 0 ? true : undefined), 5000);
+    });
+
+    it('keeps nothing of a stalled upload that declared its length', async () => {
+      const port = await listeningPort();
+      const socket = net.connect({ port, host: '127.0.0.1' });
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      socket.on('error', () => undefined);
+      socket.write(
+        `POST /api/v1/import HTTP/1.1\r\nHost: import\r\nAuthorization: ${await bearer()}\r\n` +
+          `Content-Type: multipart/form-data; boundary=x\r\nContent-Length: ${MAX_UPLOAD_BYTES}\r\n\r\n` +
+          `${FILE_PART_HEAD}${' '.repeat(8 * 1024)}`,
+      );
+      try {
+        await waitFor(
+          () => (answer.includes('RequestTimeout') ? true : undefined),
+          5_000,
+          () => answer,
+        );
+        // The part of the file stored so far is removed once the connection is gone.
+        await waitFor(
+          () => (storedFiles(environment.storageDir).length === 0 ? true : undefined),
+          5_000,
+          () => storedFiles(environment.storageDir).join('\n'),
+        );
+      } finally {
+        socket.destroy();
+      }
     });
 
     it('answers a body above the JSON limit on any other path with 413 and no 100 Continue', async () => {

@@ -15,19 +15,15 @@ export const IMPORT_PIPELINE_QUEUE = 'import-pipeline';
 export interface StageJob {
   processId: string;
   from: ImportPipelineStatus;
-  /** The technical faults of the job's tries so far (the worker's retry policy records them); none at first. */
-  faults?: StageFaults;
+  /** While the database is out of reach: since when, and the tries waited out (the worker's retry policy). */
+  outage?: StageOutage;
 }
 
-export interface StageFaults {
-  /** Tries that failed. */
-  tries: number;
-  /** Of those, the ones that failed for anything but the database being out of reach. */
-  otherFaults: number;
+export interface StageOutage {
   /** When the first try failed because the database was out of reach (epoch ms). */
-  outageSince?: number;
-  /** How long to wait before the next try. */
-  delayMs: number;
+  since: number;
+  /** Tries that failed so since. */
+  tries: number;
 }
 
 export const STAGE_JOB_NAME = 'stage';
@@ -37,16 +33,13 @@ export function stageJobId(job: Pick<StageJob, 'processId' | 'from'>): string {
   return `${job.processId}-${job.from}`;
 }
 
-/** The backoff type of stage jobs: the worker's retry policy sets each job's next delay (StageFaults.delayMs). */
-export const STAGE_BACKOFF = 'stage-faults';
-
 /**
- * Bad data fails at once (UnrecoverableError), and so does a job whose technical faults the worker's retry policy
- * gave up on; anything else is tried again after its backoff. `attempts` is only a bound the policy never reaches.
+ * Retries with exponential backoff for transient faults; bad data fails at once (UnrecoverableError). A database
+ * out of reach is waited out by the worker without spending these attempts (its retry policy delays the job).
  */
 export const STAGE_JOB_OPTIONS = {
-  attempts: 10_000,
-  backoff: { type: STAGE_BACKOFF },
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1_000 },
   removeOnComplete: true,
   removeOnFail: true,
 } as const;

@@ -1,10 +1,12 @@
 /**
  * SQLSTATEs that say the server is out of reach for now, not that the statement was wrong: the connection failed
- * (class 08), the server shuts down or restarts (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03
- * cannot_connect_now), or it has no connection slot left (53300).
+ * (class 08, but for 08P01 protocol_violation, which the statement causes), the server shuts down or restarts
+ * (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now), it has no connection slot left (53300),
+ * or it is a standby now (25006 read_only_sql_transaction: the connection outlived a failover).
  */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
 const CONNECTION_EXCEPTION_CLASS = '08';
+const PROTOCOL_VIOLATION = '08P01';
 
 /** Socket errors on the way to the server. */
 const UNREACHABLE_ERRNOS = new Set([
@@ -15,6 +17,7 @@ const UNREACHABLE_ERRNOS = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
+  'ENOTFOUND', // the server's name gone while its pod restarts
 ]);
 
 /** What node-postgres says of a connection that broke or never came (plain Errors, told apart by message). */
@@ -25,6 +28,7 @@ const LOST_CONNECTION_MESSAGES = new Set([
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error and is not queryable',
   'Client was closed and is not queryable',
+  'Query read timeout',
 ]);
 
 interface DriverLikeError {
@@ -45,7 +49,8 @@ export function isDatabaseUnavailable(error: unknown, depth = 3): boolean {
   const { code, message, driverError, cause, errors } = error as DriverLikeError;
   if (typeof code === 'string') {
     if (UNAVAILABLE_STATES.has(code) || UNREACHABLE_ERRNOS.has(code)) return true;
-    if (code.length === 5 && code.startsWith(CONNECTION_EXCEPTION_CLASS)) return true;
+    if (code.length === 5 && code.startsWith(CONNECTION_EXCEPTION_CLASS) && code !== PROTOCOL_VIOLATION)
+      return true;
   }
   if (typeof message === 'string' && LOST_CONNECTION_MESSAGES.has(message)) return true;
   const inner = [driverError, cause, ...(Array.isArray(errors) ? (errors as unknown[]) : [])];

@@ -167,7 +167,7 @@ export class AreaExceptionFilter implements ExceptionFilter {
     const fault = classifyClientFault(exception, { method, path });
     if (fault) {
       // The request's own line says the rest, as a warning (a refusal, not a fault).
-      if (fault.status === 503) markRefused(response);
+      if (isRefusal(fault)) markRefused(response);
       if (fault.code === ErrorCode.Overloaded) this.onOverload();
       for (const [name, value] of Object.entries(fault.headers)) adapter.setHeader(response, name, value);
       adapter.reply(response, this.renderClientFault(fault), fault.status);
@@ -178,6 +178,11 @@ export class AreaExceptionFilter implements ExceptionFilter {
     adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');
     adapter.reply(response, serverFaultPage(status, reqId), status);
   }
+}
+
+/** A 503 with Retry-After: the request is refused for now (overload, a dependency out of reach), no fault of the code. */
+export function isRefusal(fault: ClientFault): boolean {
+  return fault.status === 503 && fault.headers['Retry-After'] !== undefined;
 }
 
 /** Areas A and B: `{name, message, code, status}`. */

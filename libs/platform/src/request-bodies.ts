@@ -42,9 +42,12 @@ export function guardRequestBodies(app: NestExpressApplication, limits: RequestB
     });
   }
   app.use((request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => {
+    // A request that follows a refused body on its connection (while the connection lingers) is not served.
+    if (lingering.has(request.socket)) return void request.socket.destroy();
     const limit = largestBody?.(request);
     if (declaredOversize(request, largestBody) !== undefined) {
       response.setHeader('Connection', 'close');
+      if (response.socket) lingerBeforeClosing(response.socket);
       return next(tooLarge(limit));
     }
     // A request made in the process (a multi-call's part) arrives complete.
@@ -84,7 +87,7 @@ function watchBody(
   const refuse = (error: DomainError) => {
     refused = true;
     clearTimeout(idle);
-    answerAtOnce(response, error, limits.renderClientFault);
+    answerAtOnce(request, response, error, limits.renderClientFault);
   };
   const idle = setTimeout(function stalled() {
     if (request.complete) return;
@@ -95,7 +98,7 @@ function watchBody(
   response.once('close', () => clearTimeout(idle));
   const push = request.push.bind(request);
   request.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
-    // After the answer the rest is dropped until Node closes the connection.
+    // After the answer the rest is dropped (its end too: it is not the body's) until the connection closes.
     if (refused) return true;
     if (chunk === null) clearTimeout(idle);
     else {
@@ -111,16 +114,24 @@ function watchBody(
 }
 
 /**
- * Writes the refusal now, in the area's error shape, with `Connection: close`. The reader of the body then fails on
- * the closed request; the exception filter leaves that alone.
+ * Writes the refusal now, in the area's error shape, with `Connection: close`. Once the connection is closed the
+ * request is destroyed, so its reader (multer, body-parser) fails and cleans up; the exception filter leaves that
+ * failure alone. A response that cannot be written now (sent already, or queued behind a pipelined one) ends the
+ * connection at once.
  */
-function answerAtOnce(response: ServerResponse, error: DomainError, render: ClientFaultRenderer): void {
+function answerAtOnce(
+  request: IncomingMessage,
+  response: ServerResponse,
+  error: DomainError,
+  render: ClientFaultRenderer,
+): void {
   const { socket } = response;
-  if (response.headersSent || !socket) return void socket?.destroy();
+  if (response.headersSent || !socket) return void request.socket.destroy();
   const status = httpStatusOf(error.code);
   const fault: ClientFault = { status, code: error.code, message: error.message, details: [], headers: {} };
   markAnsweredEarly(response);
   lingerBeforeClosing(socket);
+  socket.once('close', () => request.destroy());
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
   response.end(JSON.stringify(render(fault)));
 }
@@ -131,13 +142,18 @@ function answerAtOnce(response: ServerResponse, error: DomainError, render: Clie
  */
 const LINGER_MS = 2_000;
 
+/** Connections that answered a refusal and only wait for their client to stop sending. */
+const lingering = new WeakSet<Socket>();
+
 /**
  * Node closes a `Connection: close` connection as soon as the answer is written (`destroySoon`): here it sends its
- * end, then closes when the client ends its side or after LINGER_MS.
+ * end, then closes when the client ends its side or after LINGER_MS. Requests parsed meanwhile are not served.
  */
 function lingerBeforeClosing(socket: Socket): void {
+  lingering.add(socket);
   socket.destroySoon = function lingeringClose(this: Socket) {
     this.end();
+    if (this.readableEnded) return void this.destroy();
     const timer = setTimeout(() => this.destroy(), LINGER_MS).unref();
     this.once('close', () => clearTimeout(timer));
     this.once('end', () => this.destroy());

@@ -1,11 +1,11 @@
-import { Controller, Get, Logger, Param } from '@nestjs/common';
+import { Controller, Get, Logger, Param, Post } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
 import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { overloaded } from '@broker/errors';
-import { createTestDatabase, type TestDatabase } from '@broker/testing';
+import { createTestDatabase, type TestDatabase, waitFor } from '@broker/testing';
 import { createHttpApp, type HttpPlatform } from './http-app.js';
 import { platformTestModule } from '../test/platform-test-module.js';
 
@@ -43,7 +43,15 @@ class ThingsController {
   overloaded(): never {
     throw overloaded();
   }
+
+  @Post('count')
+  count(): { counted: number } {
+    return { counted: ++counted };
+  }
 }
+
+/** How often POST /things/count ran. */
+let counted = 0;
 
 /** Largest body of the spec's app. */
 const LARGEST_BODY = 64 * 1024;
@@ -181,6 +189,35 @@ describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platfo
       // The body's reader fails once the connection is closed, after the answer: that is not logged again.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(lines).toHaveLength(1);
+    });
+
+  if (platform === 'express')
+    it('serves no request that follows a refused body on its connection', async () => {
+      const listening = app.getHttpServer() as Server;
+      await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+      const { port } = listening.address() as AddressInfo;
+      // A client that keeps its side open after the service ended its own, and goes on sending.
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      let answers = '';
+      socket.on('data', (chunk: Buffer) => (answers += chunk.toString()));
+      const oversized = 2 * LARGEST_BODY;
+      socket.write(
+        'POST /things/ok HTTP/1.1\r\nHost: things\r\nContent-Type: application/json\r\n' +
+          `Transfer-Encoding: chunked\r\n\r\n${oversized.toString(16)}\r\n${' '.repeat(oversized)}\r\n`,
+      );
+      await waitFor(() => (answers.includes('413') ? true : undefined), 5_000);
+      // The body's end, then another request on the same connection while it lingers.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      socket.write(
+        '0\r\n\r\nPOST /things/count HTTP/1.1\r\nHost: things\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 2\r\n\r\n{}',
+      );
+      // Without the guard the handler ran within milliseconds; its answer went nowhere (the service had ended).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      socket.destroy();
+      await new Promise((resolve) => listening.close(resolve));
+      expect(answers.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 413']);
+      expect(counted).toBe(0);
     });
 
   it('answers and logs a path that is not valid percent-encoding like any refused request', async () => {

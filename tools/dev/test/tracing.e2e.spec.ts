@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createEmployeeClient } from '@broker/client';
 import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
 import { FIXTURE_WRITE, insertBrokerFixture, withAdministration } from '@broker/fixtures';
-import { openEventStream, writeGdvPortfolio } from '@broker/testing';
+import { openEventStream, waitFor, writeGdvPortfolio } from '@broker/testing';
 import { traceSampling } from '../src/gateway-config.js';
 import { nginxInstalled, type RunningGateway, startGateway } from './gateway-process.js';
 import { DEMO_API_CLIENTS } from '../src/seed/demo-data.js';
@@ -245,12 +245,23 @@ describeWithNginx('traces: a calculation through the gateway (OTLP/HTTP, protobu
       }),
     });
 
-  /** The trace ids of a gateway's access log lines, in order. */
+  /** The trace ids of a gateway's access log lines written so far (whole lines only), in order. */
   const loggedTraceIds = (logged: RunningGateway) =>
     readFileSync(path.join(logged.stateDir, 'access.log'), 'utf8')
-      .trim()
       .split('\n')
+      .slice(0, -1)
       .map((line) => (JSON.parse(line) as { trace_id: string }).trace_id);
+
+  /** nginx writes a request's access log line after its answer: waits for it. */
+  const awaitLogged = (logged: RunningGateway, traceId: string) =>
+    waitFor(() => loggedTraceIds(logged).includes(traceId) || undefined, 5_000);
+
+  /** The trace id of the line the gateway logs for the request `send` makes. */
+  async function traceIdLoggedFor(logged: RunningGateway, send: () => Promise<unknown>): Promise<string> {
+    const before = loggedTraceIds(logged).length;
+    await send();
+    return waitFor(() => loggedTraceIds(logged)[before], 5_000);
+  }
 
   it('continues the trace of a traceparent the caller sends, without its tracestate, and logs its id', async () => {
     const traceId = randomBytes(16).toString('hex');
@@ -271,13 +282,14 @@ describeWithNginx('traces: a calculation through the gateway (OTLP/HTTP, protobu
       resource: { 'service.name': 'calc-service', 'process.runtime.version': PINNED_NODE },
     });
     expect(receiver.contentTypes).toEqual(new Set(['application/x-protobuf']));
-    expect(loggedTraceIds(gateway).at(-1)).toBe(traceId);
+    await awaitLogged(gateway, traceId);
   });
 
   it('starts the trace itself for a request without one (or with a malformed one), and logs its id', async () => {
     for (const headers of [{}, { traceparent: '00-not-a-trace-01' }]) {
-      expect((await calculate(gateway, headers)).status).toBe(200);
-      const traceId = loggedTraceIds(gateway).at(-1)!;
+      const traceId = await traceIdLoggedFor(gateway, async () =>
+        expect((await calculate(gateway, headers)).status).toBe(200),
+      );
       expect(traceId).toMatch(/^[0-9a-f]{32}$/);
       await receiver.waitFor((spans) => spans.find((span) => span.traceId === traceId));
     }
@@ -289,7 +301,7 @@ describeWithNginx('traces: a calculation through the gateway (OTLP/HTTP, protobu
       traceparent: `00-${forced}-${randomBytes(8).toString('hex')}-01`,
     });
     expect(answer.status).toBe(200);
-    expect(loggedTraceIds(unsampledGateway).at(-1)).toBe(forced);
+    await awaitLogged(unsampledGateway, forced);
     // A sampled request after it: once its span is in, the first would have been too (one exporter, in order).
     const later = randomBytes(16).toString('hex');
     await calculate(gateway, { traceparent: `00-${later}-${randomBytes(8).toString('hex')}-01` });

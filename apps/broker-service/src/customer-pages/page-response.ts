@@ -1,6 +1,6 @@
 import { type ArgumentsHost, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { classifyClientFault, requestIdOf } from '@broker/errors';
+import { classifyClientFault, isRefusal, markRefused, requestIdOf } from '@broker/errors';
 import { type Asset, CustomerPageAssets } from './page-assets.js';
 import type { CustomerPage } from './page-paths.js';
 import { clientErrorPage, type Page, type PageContext, renderPage, serverErrorPage } from './page-shell.js';
@@ -69,6 +69,7 @@ export abstract class CustomerPageFilter implements ExceptionFilter {
     const context = this.assets.context(String(request.params.tenant ?? ''), this.page);
     const fault = classifyClientFault(exception, { method: request.method, path: request.path });
     if (fault) {
+      if (isRefusal(fault)) markRefused(response);
       sendPage(response, context, clientErrorPage(fault.status, fault.headers['Retry-After']), fault.headers);
       return;
     }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type Job, UnrecoverableError } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import { IMPORT_PIPELINE_STATUSES, type ImportPipelineStatus } from '@broker/contracts';
+import { isDatabaseUnavailable } from '@broker/db';
 import { inSpan } from '@broker/telemetry';
 import { ImportEvents } from '../events/import-events.js';
 import type { StageJob } from '@broker/contracts';
@@ -11,7 +12,7 @@ import { type ImportProcessRecord, ImportProcessStateRepository } from './import
 import { DryRunProcess } from './dry-run-process.js';
 import { STAGE_HANDLERS, type StageHandler, StageRejection } from './stage-handler.js';
 import { storableText } from './storable-text.js';
-import { afterFailedTry, STAGE_RETRY_SETTINGS, type StageRetrySettings } from './stage-retry.js';
+import { nextOutageTry, STAGE_RETRY_SETTINGS, type StageRetrySettings } from './stage-retry.js';
 
 /** The statuses a dry-run process passes while its dry run runs (one job does them all). */
 const DRY_RUN_STATUSES: readonly ImportPipelineStatus[] = IMPORT_PIPELINE_STATUSES.slice(
@@ -19,12 +20,11 @@ const DRY_RUN_STATUSES: readonly ImportPipelineStatus[] = IMPORT_PIPELINE_STATUS
   IMPORT_PIPELINE_STATUSES.indexOf('contractsFinalized'),
 );
 
-/** The retry policy gave up on a stage: unrecoverable for BullMQ, technical for the user. */
-class TechnicalFaultsPersisted extends UnrecoverableError {
-  constructor(readonly fault: unknown) {
-    super(`Technical faults persisted: ${fault instanceof Error ? fault.message : String(fault)}`);
-  }
-}
+/** Bad data: the process fails at once, and the message, written for the user, is its reason. */
+class DataRejected extends UnrecoverableError {}
+
+/** The database stayed out of reach for the whole outage budget: unrecoverable for BullMQ, technical for the user. */
+class OutageOutlasted extends UnrecoverableError {}
 
 /**
  * Runs one stage job: skips it when the process has already moved on (a repeated job is harmless),
@@ -48,23 +48,39 @@ export class StageRunner {
   }
 
   /** In a span of the upload's trace (the job carries it), named after the stage. */
-  process(job: Job<StageJob>): Promise<string> {
+  process(job: Job<StageJob>, token: string | undefined): Promise<string> {
     const { processId, from } = job.data;
     return inSpan(`import stage ${from}`, { 'import.process_id': processId, 'import.stage': from }, () =>
-      this.metrics.timeStage(from, () => this.runStage(job).catch((error) => this.judgeFault(job, error))),
+      this.metrics.timeStage(from, () =>
+        this.runStage(job).catch((error) => this.judgeFault(job, token, error)),
+      ),
     );
   }
 
   /**
-   * Bad data fails the process at once; a technical fault is tried again after the wait the retry policy sets
-   * (recorded on the job, where the backoff finds it), until the policy gives up.
+   * Bad data fails the process at once. While the database is out of reach the job waits, without spending an
+   * attempt, for as long as the outage budget allows (`nextOutageTry`); any other fault is left to its attempts.
    */
-  private async judgeFault(job: Job<StageJob>, error: unknown): Promise<never> {
-    if (error instanceof StageRejection) throw new UnrecoverableError(error.message);
-    const faults = afterFailedTry(job.data.faults, error, Date.now(), this.retry);
-    if (!faults) throw new TechnicalFaultsPersisted(error);
-    await job.updateData({ ...job.data, faults });
-    throw error;
+  private async judgeFault(job: Job<StageJob>, token: string | undefined, error: unknown): Promise<never> {
+    if (error instanceof StageRejection) throw new DataRejected(error.message);
+    const { outage: previous, ...data } = job.data;
+    if (!isDatabaseUnavailable(error)) {
+      // The database answered: a later outage is waited out afresh.
+      if (previous) await job.updateData(data).catch(() => undefined);
+      throw error;
+    }
+    const next = nextOutageTry(previous, Date.now(), this.retry);
+    if (!next) throw new OutageOutlasted(`The database stayed out of reach: ${String(error)}`);
+    try {
+      await job.updateData({ ...data, outage: next.outage });
+      await job.moveToDelayed(Date.now() + next.delayMs, token);
+    } catch {
+      throw error; // Redis is away too: BullMQ's own retry, if it can
+    }
+    this.logger.warn(
+      `Import ${job.data.processId} waits in stage ${job.data.from}: the database is out of reach (${String(error)})`,
+    );
+    throw new DelayedError();
   }
 
   private async runStage(job: Job<StageJob>): Promise<string> {
@@ -108,10 +124,10 @@ export class StageRunner {
     return 'processed';
   }
 
-  /** Bad data, or technical faults the retry policy gave up on: the process fails with the reason. */
+  /** Bad data, attempts spent or an outage outlasted: the process fails with the reason. */
   async onFailed(job: Job<StageJob> | undefined, error: Error): Promise<void> {
     if (!job) return;
-    const retried = !(error instanceof UnrecoverableError);
+    const retried = !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
     this.metrics.countFailedJob(job.data.from, retried);
     if (retried) return;
     this.logger.warn(`Import ${job.data.processId} failed in stage ${job.data.from}: ${error.message}`);
@@ -129,7 +145,7 @@ export class StageRunner {
    * internals, which stay in the log.
    */
   private reasonOf(job: Job<StageJob>, error: Error): string {
-    if (!(error instanceof TechnicalFaultsPersisted)) return storableText(error.message);
+    if (error instanceof DataRejected) return storableText(error.message);
     return `The import stopped in stage ${job.data.from} after repeated technical faults; please upload the file again or contact support`;
   }
 }
