@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { findWorkspaceRoot, type LocalServices, resolveServices, stopChild } from '@broker/local-services';
-import { suite, type SuiteProcess } from './suite.js';
+import { portOf, suite, type SuiteProcess } from './suite.js';
 import { DEV_ADMIN_OAUTH_ISSUER, developmentEnvironment, developmentSecrets } from './dev-environment.js';
 import { DEV_CONSOLE_PEOPLE, startDevLogin } from './dev-login.js';
 import { ensureNginx, planLocalGateway } from './local-gateway.js';
@@ -18,15 +18,6 @@ const root = findWorkspaceRoot(__dirname);
 
 interface Launch extends SuiteProcess {
   readyUrl: string;
-}
-
-function portOf(entry: SuiteProcess): number {
-  const override = process.env[entry.portVariable];
-  if (override === undefined || override === '') return entry.port;
-  const port = Number(override);
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new Error(`${entry.portVariable} must be a TCP port number (1-65535)`);
-  return port;
 }
 
 function planLaunches(): Launch[] {

@@ -61,3 +61,20 @@ export const suite: SuiteProcess[] = [
     env: {},
   },
 ];
+
+/** The port a process of the suite listens on: its variable (IMPORT_PORT, ...) when set, else its default. */
+export function portOf(entry: SuiteProcess, env: NodeJS.ProcessEnv = process.env): number {
+  const override = env[entry.portVariable];
+  if (override === undefined || override === '') return entry.port;
+  const port = Number(override);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`${entry.portVariable} must be a TCP port number (1-65535)`);
+  return port;
+}
+
+/** The suite's process of that name. */
+export function suiteProcess(name: string): SuiteProcess {
+  const entry = suite.find((candidate) => candidate.name === name);
+  if (!entry) throw new Error(`No process ${name} in the suite`);
+  return entry;
+}

@@ -286,7 +286,7 @@ describeWithNginx('traces: a calculation through the gateway (OTLP/HTTP, protobu
   });
 
   it('starts the trace itself for a request without one (or with a malformed one), and logs its id', async () => {
-    for (const headers of [{}, { traceparent: '00-not-a-trace-01' }]) {
+    for (const headers of [{}, { traceparent: '00-not-a-trace-01' }] as Record<string, string>[]) {
       const traceId = await traceIdLoggedFor(gateway, async () =>
         expect((await calculate(gateway, headers)).status).toBe(200),
       );
