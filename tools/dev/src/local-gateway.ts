@@ -58,7 +58,7 @@ export function writeLocalGatewayConfig(
       ...limits,
       GATEWAY_PORT: String(port),
       GATEWAY_STATE_DIR: stateDir,
-      GATEWAY_ACCESS_LOG: path.join(stateDir, 'access.log'),
+      GATEWAY_ACCESS_LOG: accessLogOf(stateDir),
       IMPORT_UPSTREAM: upstreams.import,
       CALC_UPSTREAM: upstreams.calc,
       BROKER_UPSTREAM: upstreams.broker,
@@ -75,6 +75,13 @@ export function writeLocalGatewayConfig(
 export interface LocalGateway {
   port: number;
   args: string[];
+  /** Its access log (JSON lines); nginx's own errors go to its standard error. */
+  accessLog: string;
+}
+
+/** Where the gateway whose state is in `stateDir` writes its access log. */
+function accessLogOf(stateDir: string): string {
+  return path.join(stateDir, 'access.log');
 }
 
 const DEFAULT_PORT = 8080;
@@ -91,8 +98,9 @@ export function planLocalGateway(
   const port = Number(process.env.GATEWAY_PORT || DEFAULT_PORT);
   const maxUpload = Number(process.env.IMPORT_MAX_UPLOAD_BYTES || DEFAULT_MAX_UPLOAD_BYTES);
   const local = (servicePort: number) => `127.0.0.1:${servicePort}`;
+  const gatewayDir = path.join(stateDir, 'gateway');
   const args = writeLocalGatewayConfig(
-    path.join(stateDir, 'gateway'),
+    gatewayDir,
     port,
     {
       import: local(upstreamPorts.import),
@@ -115,5 +123,5 @@ export function planLocalGateway(
       ),
     },
   );
-  return { port, args };
+  return { port, args, accessLog: accessLogOf(gatewayDir) };
 }

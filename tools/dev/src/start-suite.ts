@@ -193,7 +193,11 @@ async function startGateway(launches: Launch[], supervisor: Supervisor): Promise
     if (Date.now() > deadline) throw new Error(`the gateway did not answer ${health}`);
     await delay(200);
   }
-  return `Gateway (nginx, deploy/gateway): http://127.0.0.1:${gateway.port}/api/v1/..., /api/..., /service/..., /admin/v1/...`;
+  const logs = `access log ${relativePath(gateway.accessLog)}, its errors in ${relativePath(path.join(LOG_DIR, 'gateway.log'))}`;
+  return (
+    `Gateway (nginx, deploy/gateway): http://127.0.0.1:${gateway.port}/api/v1/..., /api/..., /service/..., ` +
+    `/admin/v1/... (${logs})`
+  );
 }
 
 /**
@@ -215,6 +219,11 @@ async function startConsoleLogin(env: NodeJS.ProcessEnv, launches: Launch[]): Pr
   return `Operator console: ${env.ADMIN_CONSOLE_BASE_URL}/ (development login at ${DEV_ADMIN_OAUTH_ISSUER}: ${people.join(', ')})`;
 }
 
+/** A path as the summary shows it: from the directory `pnpm start` ran in. */
+function relativePath(target: string): string {
+  return path.relative(process.cwd(), target) || '.';
+}
+
 function printLinks(launches: Launch[], gatewayLine: string): void {
   const width = Math.max(...launches.map((launch) => launch.name.length)) + 2;
   const lines = launches.flatMap((launch) =>
@@ -223,7 +232,7 @@ function printLinks(launches: Launch[], gatewayLine: string): void {
       return `  ${label.padEnd(width)}http://127.0.0.1:${launch.port}${link}`;
     }),
   );
-  const logs = `Logs (JSON lines): ${path.relative(process.cwd(), LOG_DIR) || '.'}/<process>.log`;
+  const logs = `Logs (JSON lines): ${relativePath(LOG_DIR)}/<process>.log`;
   console.log(
     ['', 'The broker platform is running:', ...lines, '', gatewayLine, logs, 'Press Ctrl+C to stop', ''].join(
       '\n',

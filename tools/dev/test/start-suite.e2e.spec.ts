@@ -54,7 +54,10 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
 
   it('ends its output with the summary, the processes’ JSON logs going to files', () => {
     const summary = output.slice(output.indexOf('The broker platform is running:'));
-    expect(summary).toContain('Gateway (nginx, deploy/gateway)');
+    expect(summary).toContain(
+      `Gateway (nginx, deploy/gateway): http://127.0.0.1:${gatewayPort}/api/v1/..., /api/..., /service/..., ` +
+        '/admin/v1/... (access log .local/gateway/access.log, its errors in .local/logs/gateway.log)',
+    );
     expect(summary).toContain('Logs (JSON lines): .local/logs/<process>.log');
     expect(output).not.toMatch(/^\{"level"/m);
   });
