@@ -95,8 +95,14 @@ export function developmentDefaults(stateDir: string): Record<string, string> {
     ADMIN_CONSOLE_BASE_URL: DEV_CONSOLE_URL,
     ADMIN_SESSION_SECRET: secrets.ADMIN_SESSION_SECRET,
     IMPORT_STORAGE_DIR: path.join(stateDir, 'import-files'),
+    // Webhooks to a receiver on this machine (a portal in development): loopback and plain http, development only.
+    WEBHOOK_ALLOWED_HOSTS: DEV_WEBHOOK_HOSTS,
+    IMPORT_WEBHOOK_ALLOW_HTTP: 'true',
   };
 }
+
+/** Where webhooks may go in development besides public hosts: this machine. */
+export const DEV_WEBHOOK_HOSTS = 'localhost,127.0.0.0/8,::1/128';
 
 /**
  * The environment the development CLIs hand to their children: the caller's, the resolved service URLs,

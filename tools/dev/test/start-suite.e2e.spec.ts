@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { type APIResponse, request } from 'playwright-core';
 import { findFreePort } from '@broker/local-services';
@@ -14,11 +14,13 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
   let suite: ChildProcess;
   let output = '';
   let gatewayPort: number;
+  let importPort: number;
 
   beforeAll(async () => {
     database = await createEmptyDatabase();
     const ports = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(() => findFreePort()));
     gatewayPort = ports[4]!;
+    importPort = ports[0]!;
     suite = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/dev/dist/start-suite.js')], {
       env: {
         PATH: process.env.PATH,
@@ -60,6 +62,23 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
     );
     expect(summary).toContain('Logs (JSON lines): .local/logs/<process>.log');
     expect(output).not.toMatch(/^\{"level"/m);
+  });
+
+  it('lets webhooks go to a receiver on this machine in development (loopback, plain http)', async () => {
+    const token = execFileSync(process.execPath, [path.join(REPO_ROOT, 'tools/dev/dist/dev-token.js')], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH },
+      encoding: 'utf8',
+    }).trim();
+    const answer = await fetch(`http://127.0.0.1:${importPort}/api/v1/webhooks`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/hooks/imports', event_types: ['import.processed'] }),
+    });
+    expect({ status: answer.status, body: await answer.json() }).toMatchObject({
+      status: 201,
+      body: { url: 'http://127.0.0.1:9/hooks/imports' },
+    });
   });
 
   it('serves the operator console, logged in at the development login provider', async () => {
