@@ -29,7 +29,7 @@ export interface RequestBodyLimits {
  * - A body without a Content-Length (chunked) is counted as it arrives and refused with 413 the moment it passes
  *   the limit: the parsers of the body (body-parser, multer) would read it to its end before they answer.
  * - A body that stops arriving for `bodyIdleMs` while nothing of it waits unread is refused with 408.
- * Every such answer closes the connection; the rest of the body is never read.
+ * Every such answer closes the connection; what still arrives of the body is dropped, never parsed.
  */
 export function guardRequestBodies(app: NestExpressApplication, limits: RequestBodyLimits): void {
   const { largestBody } = limits;
@@ -37,7 +37,7 @@ export function guardRequestBodies(app: NestExpressApplication, limits: RequestB
     const server = app.getHttpServer();
     // With a listener, Node no longer answers Expect: 100-continue by itself; the request is handled as any other.
     server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-      if (declaredOversize(request, largestBody) === undefined) response.writeContinue();
+      if (!declaresMore(request, largestBody(request))) response.writeContinue();
       server.emit('request', request, response);
     });
   }
@@ -45,7 +45,7 @@ export function guardRequestBodies(app: NestExpressApplication, limits: RequestB
     // A request that follows a refused body on its connection (while the connection lingers) is not served.
     if (lingering.has(request.socket)) return void request.socket.destroy();
     const limit = largestBody?.(request);
-    if (declaredOversize(request, largestBody) !== undefined) {
+    if (declaresMore(request, limit)) {
       response.setHeader('Connection', 'close');
       if (response.socket) lingerBeforeClosing(response.socket);
       return next(tooLarge(limit));
@@ -56,14 +56,10 @@ export function guardRequestBodies(app: NestExpressApplication, limits: RequestB
   });
 }
 
-/** The limit `largestBody` sets for the request, when its Content-Length exceeds it. */
-function declaredOversize(
-  request: IncomingMessage,
-  largestBody: LargestBody | undefined,
-): number | undefined {
-  const limit = largestBody?.(request);
+/** Whether the request's Content-Length exceeds `limit`. */
+function declaresMore(request: IncomingMessage, limit: number | undefined): boolean {
   const declared = Number(request.headers['content-length']);
-  return limit !== undefined && Number.isFinite(declared) && declared > limit ? limit : undefined;
+  return limit !== undefined && Number.isFinite(declared) && declared > limit;
 }
 
 function hasBody(request: IncomingMessage): boolean {
