@@ -16,6 +16,7 @@ import {
 import { tracingEnabled } from '@broker/telemetry';
 import { HandlerSpans } from './handler-spans.js';
 import { NestLogger, ProcessLogger } from './logging.js';
+import { guardBodyMediaTypes } from './media-type.guard.js';
 import { instrumentHttpApp, ProcessMetrics } from './metrics.js';
 import { AREA_ERROR_BODY } from './platform-modules.js';
 import { createOpenApiDocument, type OpenApiSettings } from './openapi.js';
@@ -77,6 +78,7 @@ export async function createHttpApp(
   app.useLogger(new NestLogger(app.get(ProcessLogger).root));
   if (tracingEnabled()) app.useGlobalInterceptors(new HandlerSpans());
   for (const document of [settings.openApi ?? []].flat()) serveOpenApi(app, document);
+  guardBodyMediaTypes(app);
   await app.init();
   // Fastify serves requests handed to its server (supertest does that) only once it is ready.
   if (settings.platform === 'fastify')

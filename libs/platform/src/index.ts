@@ -13,6 +13,6 @@ export * from './redis-connection.js';
 export * from './openapi.js';
 export * from './metrics.js';
 export * from './admission-gate.js';
-export { BodyMediaTypes } from './media-type.interceptor.js';
+export { BodyMediaTypes } from './media-type.guard.js';
 export * from './client-address.js';
 export * from './event-stream.js';

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { DestinationStream } from 'pino';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, HttpAdapterHost } from '@nestjs/core';
 import type { DatabaseSettings } from '@broker/db';
 import {
   AreaExceptionFilter,
@@ -10,7 +10,6 @@ import {
 } from '@broker/errors';
 import { ConnectionDrainer } from './connection-drainer.js';
 import { databaseModule } from './database.js';
-import { MediaTypeInterceptor } from './media-type.interceptor.js';
 import { HealthModule } from './health/health.module.js';
 import { ProcessLogger } from './logging.js';
 import { MetricsModule, ProcessMetrics } from './metrics.js';
@@ -65,7 +64,6 @@ export class PlatformModule {
           inject: [HttpAdapterHost, ProcessMetrics],
         },
         { provide: APP_GUARD, useClass: NulFreePathGuard },
-        { provide: APP_INTERCEPTOR, useClass: MediaTypeInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         {
           provide: ProcessLogger,
