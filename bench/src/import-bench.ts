@@ -15,8 +15,15 @@ import {
 } from '@broker/testing';
 import { insertBrokerFixture } from '@broker/fixtures';
 import { type BenchFigure, recordFigures } from './bench-build.js';
-import { cpuTimeMeter } from './cpu-time.js';
-import { peakRssMiB, stageSeconds, startImportServices, uploadGdv, waitForProcessed } from './import-run.js';
+import { type CoresBusy, cpuSampler, cpuTimeMeter } from './cpu-time.js';
+import {
+  peakRssMiB,
+  stageSeconds,
+  stageWindows,
+  startImportServices,
+  uploadGdv,
+  waitForProcessed,
+} from './import-run.js';
 
 const DEFAULT_SIZES = [10_000, 100_000];
 /** The inventory tables an import writes, in an order COPY can load them. */
@@ -34,6 +41,8 @@ interface RunResult {
   apiPeakRssMiB: number | null;
   workerPeakRssMiB: number | null;
   stageSeconds: Record<string, number>;
+  /** Per status: the cores busy while the process moved to it, and of those the worker's. */
+  stageCores: Record<string, CoresBusy>;
 }
 
 /**
@@ -117,15 +126,23 @@ async function run(
   const db = new Client({ connectionString: database.url });
   await db.connect();
   try {
+    const sampler = cpuSampler(services.worker.pid);
     const started = process.hrtime.bigint();
     const processId = await uploadGdv(services.api.port, file, await environment.authServer.token());
     const uploaded = process.hrtime.bigint();
     await waitForProcessed(db, processId);
     const endToEndSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const samples = sampler.stop();
     const result = {
       apiPeakRssMiB: peakRssMiB(services.api.pid),
       workerPeakRssMiB: peakRssMiB(services.worker.pid),
       stageSeconds: await stageSeconds(db, processId),
+      stageCores: Object.fromEntries(
+        (await stageWindows(db, processId)).flatMap((window) => {
+          const cores = samples.between(window.from, window.to);
+          return cores ? [[window.status, cores]] : [];
+        }),
+      ),
     };
     const copySeconds = await copyBaseline(db);
     const searchIndexSeconds = await searchIndexFloor(db);
@@ -180,8 +197,18 @@ function report(results: RunResult[]): string {
     'Seconds per status (time from the previous status to this one):',
     '',
     ...results.map((result) => `- ${result.contracts}: ${JSON.stringify(result.stageSeconds)}`),
+    '',
+    `Cores busy per status (of ${os.cpus().length}; the machine's, and in parentheses the worker's):`,
+    '',
+    ...results.map((result) => `- ${result.contracts}: ${coresLine(result.stageCores)}`),
   ];
   return lines.join('\n');
+}
+
+function coresLine(stageCores: Record<string, CoresBusy>): string {
+  return Object.entries(stageCores)
+    .map(([status, cores]) => `${status} ${cores.machine.toFixed(2)} (${cores.process.toFixed(2)})`)
+    .join(', ');
 }
 
 /** Issue 20's target: upload to processed at most this many times the COPY time of the same rows. */

@@ -77,12 +77,31 @@ export async function waitForProcessed(db: Client | Pool, processId: string): Pr
   throw new Error('import did not finish in time');
 }
 
-/** Seconds from each status of the process to the next, by the later status. */
-export async function stageSeconds(db: Client | Pool, processId: string): Promise<Record<string, number>> {
-  const { rows } = await db.query<{ status: string; seconds: number }>(
-    `SELECT status, extract(epoch FROM changed_at - lag(changed_at) OVER (ORDER BY id))::float8 AS seconds
+/** A status of the process and the wall-clock times (ms) from the status before it to it. */
+export interface StageWindow {
+  status: string;
+  from: number;
+  to: number;
+}
+
+/** Each status the process reached after its first, with the time since the previous one. */
+export async function stageWindows(db: Client | Pool, processId: string): Promise<StageWindow[]> {
+  const { rows } = await db.query<{ status: string; changed_ms: number }>(
+    `SELECT status, (extract(epoch FROM changed_at) * 1000)::float8 AS changed_ms
        FROM "import".import_status_change WHERE process_id = $1 ORDER BY id`,
     [processId],
   );
-  return Object.fromEntries(rows.slice(1).map((row) => [row.status, Math.round(row.seconds * 100) / 100]));
+  return rows
+    .slice(1)
+    .map((row, index) => ({ status: row.status, from: rows[index].changed_ms, to: row.changed_ms }));
+}
+
+/** Seconds from each status of the process to the next, by the later status. */
+export async function stageSeconds(db: Client | Pool, processId: string): Promise<Record<string, number>> {
+  return Object.fromEntries(
+    (await stageWindows(db, processId)).map((window) => [
+      window.status,
+      Math.round((window.to - window.from) / 10) / 100,
+    ]),
+  );
 }

@@ -44,7 +44,7 @@ const ONE_TO_THREE_HOURS_AHEAD_SINCE_MS = Date.UTC(1893, 3, 1);
 /** The calendar date of `instant` in Europe/Berlin. */
 export function berlinCalendarDate(instant: Instant, what = 'instant'): CalendarDate {
   const date = toDate(instant, what);
-  return dateOneToThreeHoursAhead(date.getTime()) ?? zoneCalendarDate(date);
+  return dateOneToThreeHoursAhead(date.getTime()) ?? zoneCalendarDateOfHour(date);
 }
 
 /**
@@ -58,6 +58,21 @@ function dateOneToThreeHoursAhead(ms: number): CalendarDate | undefined {
   const day = earliest.getUTCDate();
   if (new Date(ms + 3 * HOUR_MS).getUTCDate() !== day) return undefined;
   return { year: earliest.getUTCFullYear(), month: earliest.getUTCMonth() + 1, day };
+}
+
+/** The UTC hour ICU was last asked about, and Berlin's date in it: the calculation date is asked per request. */
+let lastAskedHour: { hour: number; date: CalendarDate } | undefined;
+
+/**
+ * `zoneCalendarDate`, remembered for the UTC hour of `date`. Since 1893 Berlin's offsets are whole hours and its
+ * clocks change on the hour, so its midnight falls on a whole UTC hour and its date holds through each UTC hour.
+ */
+function zoneCalendarDateOfHour(date: Date): CalendarDate {
+  const ms = date.getTime();
+  if (ms < ONE_TO_THREE_HOURS_AHEAD_SINCE_MS) return zoneCalendarDate(date);
+  const hour = Math.floor(ms / HOUR_MS);
+  if (lastAskedHour?.hour !== hour) lastAskedHour = { hour, date: zoneCalendarDate(date) };
+  return { ...lastAskedHour.date };
 }
 
 /** The calendar date in Europe/Berlin from the runtime's time zone data. */
