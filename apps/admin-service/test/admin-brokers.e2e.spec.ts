@@ -1,3 +1,4 @@
+import { refusedByRule } from '@broker/testing';
 import { type AdminTestApp, startAdminTestApp } from './admin-test-app.js';
 
 interface BrokerView {
@@ -61,13 +62,13 @@ describe('administration: tenants, brokers and employees', () => {
     });
 
     it('refuses an unknown parent, a parent of another tenant, a malformed number and unknown fields', async () => {
-      const unknown = await t
-        .call(token, 'post', '/tenants/demo/brokers', { number: 'B200', name: 'X', parent: 'GIBTSNICHT' })
-        .expect(400);
+      const unknown = await refusedByRule(
+        t.call(token, 'post', '/tenants/demo/brokers', { number: 'B200', name: 'X', parent: 'GIBTSNICHT' }),
+      ).expect(400);
       expect(unknown.body.message).toBe('parent GIBTSNICHT is not a broker of this tenant');
-      await t
-        .call(token, 'post', '/tenants/demo/brokers', { number: 'B200', name: 'X', parent: 'N1' })
-        .expect(400);
+      await refusedByRule(
+        t.call(token, 'post', '/tenants/demo/brokers', { number: 'B200', name: 'X', parent: 'N1' }),
+      ).expect(400);
       await t.call(token, 'post', '/tenants/demo/brokers', { number: 'B 200/x', name: 'X' }).expect(400);
       await t
         .call(token, 'post', '/tenants/demo/brokers', { number: 'B200', name: 'X', id: '1' })
@@ -138,14 +139,18 @@ describe('administration: tenants, brokers and employees', () => {
     });
 
     it('refuses a move that would make a cycle, a parent of another tenant and unknown brokers', async () => {
-      const cycle = await t
-        .call(token, 'patch', '/tenants/demo/brokers/V1000', { parent: 'V1003' })
-        .expect(400);
+      const cycle = await refusedByRule(
+        t.call(token, 'patch', '/tenants/demo/brokers/V1000', { parent: 'V1003' }),
+      ).expect(400);
       expect(cycle.body.message).toBe(
         'parent V1003 is V1000 itself or below it: the move would make a cycle',
       );
-      await t.call(token, 'patch', '/tenants/demo/brokers/V1000', { parent: 'V1000' }).expect(400);
-      await t.call(token, 'patch', '/tenants/demo/brokers/V1000', { parent: 'N1' }).expect(400);
+      await refusedByRule(t.call(token, 'patch', '/tenants/demo/brokers/V1000', { parent: 'V1000' })).expect(
+        400,
+      );
+      await refusedByRule(t.call(token, 'patch', '/tenants/demo/brokers/V1000', { parent: 'N1' })).expect(
+        400,
+      );
       await t.call(token, 'patch', '/tenants/demo/brokers/GIBTSNICHT', { name: 'X' }).expect(404);
       await t.call(token, 'patch', '/tenants/demo/brokers/V1000', { name: '' }).expect(400);
       await t.call(token, 'patch', '/tenants/demo/brokers/V1000', { name: null }).expect(400);

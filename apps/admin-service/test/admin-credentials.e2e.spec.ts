@@ -1,5 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { ApiKeyCipher, passwordMatches, svcOtp } from '@broker/auth';
+import { refusedByRule } from '@broker/testing';
 import { type AdminTestApp, startAdminTestApp } from './admin-test-app.js';
 
 const STRONG_PASSWORD = 'Kiesel Abendrot Mondschein';
@@ -129,9 +130,9 @@ describe('administration: credentials, insurers and agreements', () => {
       ['easy to guess', 'Passwort2024!', 'password is too easy to guess'],
       ['containing the user name', 'Vergleich2 Kiesel Abendrot', 'password must not contain the user name'],
     ])('refuses a password that is %s', async (_case, password, message) => {
-      const refused = await t
-        .call(token, 'post', '/tenants/demo/calc-users', { username: 'vergleich2', password })
-        .expect(400);
+      const refused = await refusedByRule(
+        t.call(token, 'post', '/tenants/demo/calc-users', { username: 'vergleich2', password }),
+      ).expect(400);
       expect(refused.body.message).toContain(message);
       expect(JSON.stringify(refused.body)).not.toContain(password);
     });
@@ -164,7 +165,9 @@ describe('administration: credentials, insurers and agreements', () => {
         "SELECT password_hash FROM calc.user_account WHERE username = 'vergleich'",
       );
       expect(await passwordMatches(stored.rows[0].password_hash, 'Tasse Nebel Ufer Kompass')).toBe(true);
-      await t.call(token, 'patch', '/tenants/demo/calc-users/vergleich', { password: 'kurz' }).expect(400);
+      await refusedByRule(
+        t.call(token, 'patch', '/tenants/demo/calc-users/vergleich', { password: 'kurz' }),
+      ).expect(400);
       const list = await t.call(token, 'get', '/tenants/demo/calc-users').expect(200);
       expect(list.body).toMatchObject({ total: 1, items: [{ username: 'vergleich', disabled: false }] });
       await t.call(token, 'get', '/tenants/demo/calc-users/VERGLEICH').expect(200);
@@ -201,12 +204,12 @@ describe('administration: credentials, insurers and agreements', () => {
       await t
         .call(token, 'post', '/tenants/demo/agreements', { broker: 'V1002', vu_number: '4711' })
         .expect(409);
-      await t
-        .call(token, 'post', '/tenants/demo/agreements', { broker: 'V1002', vu_number: '1111' })
-        .expect(400);
-      await t
-        .call(token, 'post', '/tenants/demo/agreements', { broker: 'N1', vu_number: '4711' })
-        .expect(400);
+      await refusedByRule(
+        t.call(token, 'post', '/tenants/demo/agreements', { broker: 'V1002', vu_number: '1111' }),
+      ).expect(400);
+      await refusedByRule(
+        t.call(token, 'post', '/tenants/demo/agreements', { broker: 'N1', vu_number: '4711' }),
+      ).expect(400);
       await t
         .call(token, 'post', '/tenants/demo/agreements', { broker: 'V1000', vu_number: '9999' })
         .expect(201);

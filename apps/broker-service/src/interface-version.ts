@@ -7,3 +7,11 @@ const SPEC_VERSION_BASE = /^(\/service\/[^/?#]+\/(?:employee|broker))\/1\.0\/res
 
 /** The path (with its query) as the routes know it: `1.0` spelt `v1`; any other path unchanged. */
 export const routedPath = (url: string): string => url.replace(SPEC_VERSION_BASE, '$1/v1/rest');
+
+const CALLER_BASE = /^\/service\/[^/?#]+\/(?:employee|broker)\/(?:v1|1\.0)\/rest(?=[/?#]|$)/;
+
+/**
+ * The base of a request's original path as the caller wrote it (`1.0` or `v1`, the tenant as sent), or undefined
+ * outside area C: the links of an answer follow it, so a caller of `1.0` is never sent to `v1`.
+ */
+export const callerBase = (originalUrl: string): string | undefined => CALLER_BASE.exec(originalUrl)?.[0];

@@ -1,5 +1,6 @@
 import { RESPONSE_SCHEMAS } from '@broker/contracts';
 import { type OpenApiDocumentSettings, type OpenApiSettings, RETRY_AFTER_HEADER } from '@broker/platform';
+import { PATH_ID_PATTERNS } from './employee/ids.js';
 
 /** The header group of area C, its error body and its path conventions, the same for both interfaces. */
 const AREA_C: Pick<
@@ -95,7 +96,15 @@ export const EMPLOYEE_OPENAPI: OpenApiDocumentSettings = {
   path: '/service/:tenant/employee/v1/rest/openapi.json',
   pathPrefix: '/service/{tenant}/employee/v1/rest',
   servers: servers('employee', 'employee service'),
-  pathParameters: { ma: { description: 'The employee code (of the API client’s broker)', example: '01_01' } },
+  pathParameters: {
+    ma: { description: 'The employee code (of the API client’s broker)', example: '01_01' },
+    ...Object.fromEntries(
+      Object.entries(PATH_ID_PATTERNS).map(([name, pattern]) => [
+        name,
+        { schema: { type: 'string', pattern: pattern.source } },
+      ]),
+    ),
+  },
   title: 'Broker platform: employee service (area C)',
   description:
     `Customer management for brokers' employees. ${CONVENTIONS} Dates: YYYY-MM-DD; date-times ` +

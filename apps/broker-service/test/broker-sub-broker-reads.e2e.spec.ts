@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
+import { refusedByRule } from '@broker/testing';
 import { FIXTURE_API_CLIENTS, svcDigestHeaders } from './employee-fixture.js';
 import { BROKER_BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 import { answerParts, asBuffer, multipartBody, multipartType, part } from './multipart.js';
@@ -75,15 +76,17 @@ describe('broker service: createUntervermittler, getVermittler, listUntervermitt
       })
       .expect(201);
     expect(below.body).toMatchObject({ Vermittler: 'V1011', Uebervermittler: 'V1003' });
-    const foreign = await service
-      .call('post', vermittler, { body: { Vermittlernummer: 'V1012', Name: 'X', Uebervermittler: 'V2000' } })
-      .expect(400);
+    const foreign = await refusedByRule(
+      service.call('post', vermittler, {
+        body: { Vermittlernummer: 'V1012', Name: 'X', Uebervermittler: 'V2000' },
+      }),
+    ).expect(400);
     expect(foreign.body).toEqual({
       Meldungen: ['Uebervermittler V2000 is neither you nor a broker below you'],
     });
-    const taken = await service
-      .call('post', vermittler, { body: { Vermittlernummer: 'V2000', Name: 'Schon da' } })
-      .expect(400);
+    const taken = await refusedByRule(
+      service.call('post', vermittler, { body: { Vermittlernummer: 'V2000', Name: 'Schon da' } }),
+    ).expect(400);
     expect(taken.body).toEqual({ Meldungen: ['Vermittlernummer V2000 is already taken'] });
     await service.call('post', vermittler, { body: { Vermittlernummer: 'V1012' } }).expect(400);
     await service.call('post', vermittler, { body: { Vermittlernummer: 'V 1012', Name: 'X' } }).expect(400);

@@ -1,6 +1,7 @@
 import type { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
+import { refusedByRule } from '@broker/testing';
 import { FIXTURE_API_CLIENTS } from './employee-fixture.js';
 import { BROKER_BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
@@ -296,7 +297,7 @@ describe('broker service: updateUntervermittler (PATCH {base}/vermittler/{vmt})'
       'refuses %j, a field given flat and nested with different values, changing nothing',
       async (body, message) => {
         const before = await allRows();
-        const response = await patch('V1003', body).expect(400);
+        const response = await refusedByRule(patch('V1003', body)).expect(400);
         expect((response.body as { Meldungen: string[] }).Meldungen.join(' | ')).toContain(message);
         expect(await allRows()).toEqual(before);
       },
@@ -330,7 +331,7 @@ describe('broker service: updateUntervermittler (PATCH {base}/vermittler/{vmt})'
       [{ Name: null }, 'Name cannot be cleared'],
       [{ Name: 'X'.repeat(101) }, 'Name must be shorter than or equal to 100 characters'],
       [{ Farbe: 'blau' }, 'property Farbe should not exist'],
-      [{ Vermittler: 'V1009' }, 'property Vermittler should not exist'],
+      [{ Vermittler: 'V1009' }, 'Vermittler V1009 is not V1001, the broker of the path'],
       [{ Adresse: { Land: 'DE' } }, 'property Adresse.Land should not exist'],
       [{ Adresse: 'Hafenstraße 1' }, 'Adresse'],
       [{ Uebervermittler: '' }, 'Uebervermittler cannot be cleared'],
@@ -338,7 +339,7 @@ describe('broker service: updateUntervermittler (PATCH {base}/vermittler/{vmt})'
       [{ Ort: 'Kiel', Email: 'falsch' }, 'Email must be an e-mail address'],
     ])('refuses %j with 400 naming the field, changing nothing', async (body, message) => {
       const before = await allRows();
-      const response = await patch('V1001', body).expect(400);
+      const response = await refusedByRule(patch('V1001', body)).expect(400);
       const messages = (response.body as { Meldungen: string[] }).Meldungen;
       expect(messages).toEqual(expect.arrayContaining([expect.any(String)]));
       expect(messages.join(' | ')).toContain(message);
@@ -367,10 +368,12 @@ describe('broker service: updateUntervermittler (PATCH {base}/vermittler/{vmt})'
     );
 
     it('refuses a request without the header group with 400', async () => {
-      const response = await request(service.app.getHttpServer() as App)
-        .patch(path('V1001'))
-        .send({ Name: 'Anonym' })
-        .expect(400);
+      // The header group is the document's security scheme, not a parameter the request check reads.
+      const response = await refusedByRule(
+        request(service.app.getHttpServer() as App)
+          .patch(path('V1001'))
+          .send({ Name: 'Anonym' }),
+      ).expect(400);
       expect(response.body).toEqual({ Meldungen: expect.arrayContaining([expect.any(String)]) });
       expect((await row('V1001')).name).toBe('Nord Versicherungsmakler');
     });
@@ -456,7 +459,9 @@ describe('broker service: updateUntervermittler (PATCH {base}/vermittler/{vmt})'
       'moves %s under %s only if allowed, with the field changes in one transaction',
       async (broker, parent, message) => {
         const before = await allRows();
-        const response = await patch(broker, { Uebervermittler: parent, Name: 'Verschoben', PLZ: '10115' });
+        const response = await refusedByRule(
+          patch(broker, { Uebervermittler: parent, Name: 'Verschoben', PLZ: '10115' }),
+        );
         if (message === null) {
           expect(response.status).toBe(200);
           expect(await row(broker)).toMatchObject({ parent, name: 'Verschoben', postal_code: '10115' });
@@ -472,7 +477,7 @@ describe('broker service: updateUntervermittler (PATCH {base}/vermittler/{vmt})'
       // V1002 under V1003 (below V1001): V1002 is then two levels below V1001.
       await patch('V1002', { Uebervermittler: 'V1003' }).expect(200);
       const before = await allRows();
-      const response = await patch('V1001', { Uebervermittler: 'V1002' }).expect(400);
+      const response = await refusedByRule(patch('V1001', { Uebervermittler: 'V1002' })).expect(400);
       expect((response.body as { Meldungen: string[] }).Meldungen.join(' | ')).toContain('cycle');
       expect(await allRows()).toEqual(before);
     });
@@ -484,8 +489,8 @@ describe('broker service: updateUntervermittler (PATCH {base}/vermittler/{vmt})'
           await patch('V1003', { Uebervermittler: 'V1001' }).expect(200);
         }
         const responses = await Promise.all([
-          patch('V1002', { Uebervermittler: 'V1003' }),
-          patch('V1003', { Uebervermittler: 'V1002' }),
+          refusedByRule(patch('V1002', { Uebervermittler: 'V1003' })),
+          refusedByRule(patch('V1003', { Uebervermittler: 'V1002' })),
         ]);
         expect(responses.map((response) => response.status).sort()).toEqual([200, 400]);
         // Both are still below V1000, so neither sits in a cycle.

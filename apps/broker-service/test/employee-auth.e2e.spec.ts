@@ -28,12 +28,15 @@ describe('employee service authentication (header group)', () => {
   });
 
   it('answers under the spec interface version 1.0 as under v1, in both services, query string kept', async () => {
-    const v1 = await get(svcOtpHeaders(main), `${BASE}/01_01/kunden/_search?q=Mustermann&size=1`).expect(200);
+    const v1 = await get(svcOtpHeaders(main), `${BASE}/01_01/kunden/_search?q=Aktuell&size=1`).expect(200);
     const spec = await get(
       svcDigestHeaders(main),
-      '/service/demo/employee/1.0/rest/01_01/kunden/_search?q=Mustermann&size=1',
+      '/service/demo/employee/1.0/rest/01_01/kunden/_search?q=Aktuell&size=1',
     ).expect(200);
-    expect(spec.body).toEqual(v1.body);
+    // The same hits, their links in the version the caller used.
+    const linksIn10 = JSON.stringify(v1.body).replaceAll('/employee/v1/rest/', '/employee/1.0/rest/');
+    expect(spec.body).toEqual(JSON.parse(linksIn10));
+    expect(linksIn10).toContain('"Uri":"/service/demo/employee/1.0/rest/01_01/kunden/');
     expect(spec.headers['x-svc-total']).toBe(v1.headers['x-svc-total']);
     await get(svcDigestHeaders(main), '/service/demo/broker/1.0/rest/laender').expect(200);
     await get(svcDigestHeaders(main), '/service/demo/broker/1.00/rest/laender').expect(404);
@@ -290,9 +293,11 @@ describe('employee service OpenAPI description', () => {
     expect(Object.keys(kunde?.properties ?? {})).toEqual(
       expect.arrayContaining(['Anrede', 'Person', 'Mitteilungen']),
     );
+    // Optional, and null keeps the stored type (as absence does).
     expect(document.components.schemas.KundePersonInput?.properties?.Typ).toEqual({
-      enum: ['natuerlich', 'juristisch'],
+      enum: ['natuerlich', 'juristisch', null],
       type: 'string',
+      nullable: true,
     });
   });
 });

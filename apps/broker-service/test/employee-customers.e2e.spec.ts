@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { refusedByRule } from '@broker/testing';
 import { FIXTURE_API_CLIENTS, FIXTURE_EMPLOYEES } from './employee-fixture.js';
 import { BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
@@ -78,11 +79,11 @@ describe('employee service: customers, addresses, contacts, records, details, en
 
     it('refuses a user name that is taken, in any case', async () => {
       await addCustomer({ Benutzername: 'taken.name', Person: { Typ: 'natuerlich', Nachname: 'Eins' } });
-      const response = await service
-        .call('post', path('/kunden'), {
+      const response = await refusedByRule(
+        service.call('post', path('/kunden'), {
           body: { Benutzername: 'Taken.Name', Person: { Typ: 'natuerlich', Nachname: 'Zwei' } },
-        })
-        .expect(400);
+        }),
+      ).expect(400);
       expect(response.body).toEqual({ Meldungen: ['Benutzername Taken.Name is already taken'] });
     });
 
@@ -174,7 +175,7 @@ describe('employee service: customers, addresses, contacts, records, details, en
       ],
     ])('refuses %j with 400 naming the problem, writing nothing', async (body, message) => {
       const before = await db.query('SELECT count(*)::int AS n FROM broker.customer');
-      const response = await service.call('post', path('/kunden'), { body }).expect(400);
+      const response = await refusedByRule(service.call('post', path('/kunden'), { body })).expect(400);
       expect((response.body as { Meldungen: string[] }).Meldungen.join(' | ')).toContain(message);
       const after = await db.query('SELECT count(*)::int AS n FROM broker.customer');
       expect(after.rows[0]).toEqual(before.rows[0]);
@@ -253,16 +254,16 @@ describe('employee service: customers, addresses, contacts, records, details, en
     it('refuses contact entries in setKunde and a user name another customer has', async () => {
       await addCustomer({ Benutzername: 'first.owner', Person: { Typ: 'natuerlich', Nachname: 'A' } });
       const id = await addCustomer({ Person: { Typ: 'natuerlich', Nachname: 'B' } });
-      await service
-        .call('put', path(`/kunden/${id}`), {
+      await refusedByRule(
+        service.call('put', path(`/kunden/${id}`), {
           body: { Benutzername: 'first.owner', Person: { Typ: 'natuerlich', Nachname: 'B' } },
-        })
-        .expect(400);
-      await service
-        .call('put', path(`/kunden/${id}`), {
+        }),
+      ).expect(400);
+      await refusedByRule(
+        service.call('put', path(`/kunden/${id}`), {
           body: { Person: { Typ: 'natuerlich', Nachname: 'B' }, Kontaktdaten: [] },
-        })
-        .expect(400);
+        }),
+      ).expect(400);
     });
   });
 
@@ -270,9 +271,9 @@ describe('employee service: customers, addresses, contacts, records, details, en
     it('keeps address 0 as the main residence and refuses hauptwohnsitz anywhere else', async () => {
       const id = await addCustomer({ Person: { Typ: 'natuerlich', Nachname: 'Adresse' } });
       const addresses = path(`/kunden/${id}/adressen`);
-      const refused = await service
-        .call('post', addresses, { body: { Typ: 'hauptwohnsitz', Ort: 'Köln' } })
-        .expect(400);
+      const refused = await refusedByRule(
+        service.call('post', addresses, { body: { Typ: 'hauptwohnsitz', Ort: 'Köln' } }),
+      ).expect(400);
       expect(refused.body).toEqual({
         Meldungen: ['Typ hauptwohnsitz cannot be added: the main residence is address 0'],
       });
@@ -299,7 +300,9 @@ describe('employee service: customers, addresses, contacts, records, details, en
         .call('post', addresses, { body: { Typ: 'nebenwohnsitz', Ort: 'Sylt', Land: 'DE' } })
         .expect(200);
       expect(second.body).toMatchObject({ Id: '1', Typ: 'nebenwohnsitz', Ort: 'Sylt' });
-      await service.call('put', `${addresses}/1`, { body: { Typ: 'hauptwohnsitz' } }).expect(400);
+      await refusedByRule(service.call('put', `${addresses}/1`, { body: { Typ: 'hauptwohnsitz' } })).expect(
+        400,
+      );
       await service.call('put', `${addresses}/1`, { body: { Ort: 'List' } }).expect(200);
       expect((await service.call('delete', `${addresses}/0`).expect(400)).body).toEqual({
         Meldungen: ['Address 0, the main residence, cannot be deleted'],
@@ -490,9 +493,9 @@ describe('employee service: customers, addresses, contacts, records, details, en
       ['hobby', 'x'.repeat(4001)],
     ])('refuses detail %s with value %j', async (key, value) => {
       const id = service.customers.v1000Customer;
-      const response = await service
-        .call('put', path(`/kunden/${id}/details/${key}`), { body: { Value: value } })
-        .expect(400);
+      const response = await refusedByRule(
+        service.call('put', path(`/kunden/${id}/details/${key}`), { body: { Value: value } }),
+      ).expect(400);
       expect((response.body as { Meldungen: string[] }).Meldungen[0]).toContain(
         `Value of detail ${key} must be`,
       );

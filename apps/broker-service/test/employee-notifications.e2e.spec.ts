@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { TestMailServer, TestSmsGateway, waitFor } from '@broker/testing';
+import { refusedByRule, TestMailServer, TestSmsGateway, waitFor } from '@broker/testing';
 import { FIXTURE_API_CLIENTS, FIXTURE_EMPLOYEES } from './employee-fixture.js';
 import { type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
@@ -111,11 +111,11 @@ describe('employee service: notifications through a real SMTP server and an HTTP
 
   it('refuses messages asked for without an e-mail address, writing nothing', async () => {
     const before = await db.query('SELECT count(*)::int AS n FROM broker.customer');
-    const response = await service
-      .call('post', path('/kunden'), {
+    const response = await refusedByRule(
+      service.call('post', path('/kunden'), {
         body: { Person: { Typ: 'natuerlich', Nachname: 'Ohne' }, Mitteilungen: { Benutzername: true } },
-      })
-      .expect(400);
+      }),
+    ).expect(400);
     expect(response.body).toEqual({
       Meldungen: [expect.stringContaining('add a Kontaktdaten entry of Typ email')],
     });
@@ -175,9 +175,9 @@ describe('employee service: notifications through a real SMTP server and an HTTP
     [{ Art: 'maklervollmacht', Kommunikationsweg: 'email' }, 'KundeId is required on this path'],
     [{ Art: 'maklervollmacht', Kommunikationsweg: 'email', KundeId: 'x' }, 'KundeId must be a customer id'],
   ])('refuses the order %j with 400', async (body, message) => {
-    const response = await service
-      .call('post', path('/kunden/unterschriftenlinks/_senden'), { body })
-      .expect(400);
+    const response = await refusedByRule(
+      service.call('post', path('/kunden/unterschriftenlinks/_senden'), { body }),
+    ).expect(400);
     expect((response.body as { Meldungen: string[] }).Meldungen.join(' | ')).toContain(message);
   });
 
@@ -206,9 +206,9 @@ describe('employee service: notifications through a real SMTP server and an HTTP
       '+49 171 7654321 ext. 99',
       '01712345678abc',
     ]) {
-      const refused = await service
-        .call('post', path('/kunden/unterschriftenlinks/_senden'), order(number))
-        .expect(400);
+      const refused = await refusedByRule(
+        service.call('post', path('/kunden/unterschriftenlinks/_senden'), order(number)),
+      ).expect(400);
       expect(refused.body).toEqual({
         Meldungen: [expect.stringContaining(`Kommunikationsadresse "${number}" is not a`)],
       });
@@ -220,16 +220,19 @@ describe('employee service: notifications through a real SMTP server and an HTTP
     const customer = await addCustomer('nomobile@example.com', { ErstinfoUnterbinden: true });
     const order = { Art: 'maklervollmacht', Kommunikationsweg: 'sms', KundeId: customer.Id };
     expect(
-      (await service.call('post', path('/kunden/unterschriftenlinks/_senden'), { body: order }).expect(400))
-        .body,
+      (
+        await refusedByRule(
+          service.call('post', path('/kunden/unterschriftenlinks/_senden'), { body: order }),
+        ).expect(400)
+      ).body,
     ).toEqual({
       Meldungen: [`Customer ${customer.Id} has no mobile number; send Kommunikationsadresse`],
     });
-    await service
-      .call('post', path('/kunden/unterschriftenlinks/_senden'), {
+    await refusedByRule(
+      service.call('post', path('/kunden/unterschriftenlinks/_senden'), {
         body: { ...order, Kommunikationsweg: 'email', Kommunikationsadresse: 'kein-mail' },
-      })
-      .expect(400);
+      }),
+    ).expect(400);
   });
 
   it('answers a signature link for a customer of another broker tree with 404', async () => {
@@ -310,15 +313,15 @@ describe('employee service: notifications through a real SMTP server and an HTTP
 
   it('refuses a KundeId in the body that is not the customer of the path', async () => {
     const customer = await addCustomer('path@example.com', { ErstinfoUnterbinden: true });
-    const response = await service
-      .call('post', path(`/kunden/${customer.Id}/unterschriftenlinks/_senden`), {
+    const response = await refusedByRule(
+      service.call('post', path(`/kunden/${customer.Id}/unterschriftenlinks/_senden`), {
         body: {
           Art: 'maklervollmacht',
           Kommunikationsweg: 'email',
           KundeId: service.customers.v1000Customer,
         },
-      })
-      .expect(400);
+      }),
+    ).expect(400);
     expect(response.body).toEqual({
       Meldungen: [
         `KundeId ${service.customers.v1000Customer} is not the customer ${customer.Id} of the path`,

@@ -1,6 +1,7 @@
 import type { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
+import { refusedByRule } from '@broker/testing';
 import { FIXTURE_API_CLIENTS, svcDigestHeaders, svcOtpHeaders } from './employee-fixture.js';
 import { BASE, BROKER_BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 import {
@@ -43,8 +44,10 @@ describe('multi-call (multipart/related) on the broker and employee services', (
     );
   }
 
-  async function answered(base: string, parts: readonly TestPart[]): Promise<AnswerPart[]> {
-    const response = await batch(base, parts).expect(200);
+  /** The answer parts; `refused`: a part breaks a rule of the service beyond its document (refusedByRule). */
+  async function answered(base: string, parts: readonly TestPart[], refused = false): Promise<AnswerPart[]> {
+    const sent = batch(base, parts);
+    const response = await (refused ? refusedByRule(sent) : sent).expect(200);
     expect(response.headers['content-type']).toMatch(/^multipart\/related; boundary=/);
     return answerParts(response.headers['content-type'], response.body as Buffer);
   }
@@ -166,13 +169,17 @@ describe('multi-call (multipart/related) on the broker and employee services', (
     });
 
     it('hands a GET part its body, as sendUnterschrifftenlink takes its order', async () => {
-      const parts = await answered(BASE, [
-        part('<order>', 'GET', '/01_01/kunden/unterschriftenlinks/_senden', {
-          Art: 'maklervollmacht',
-          Kommunikationsweg: 'email',
-        }),
-        part('<after>', 'GET', '/anreden'),
-      ]);
+      const parts = await answered(
+        BASE,
+        [
+          part('<order>', 'GET', '/01_01/kunden/unterschriftenlinks/_senden', {
+            Art: 'maklervollmacht',
+            Kommunikationsweg: 'email',
+          }),
+          part('<after>', 'GET', '/anreden'),
+        ],
+        true,
+      );
       expect(parts.map((answer) => answer.status)).toEqual([400, 200]);
       expect(parts[0].json()).toEqual({ Meldungen: ['KundeId is required on this path'] });
     });
@@ -390,6 +397,17 @@ describe('multi-call (multipart/related) on the broker and employee services', (
       ]);
       expect([relative.status, absolute.status]).toEqual([200, 200]);
       expect(absolute.json()).toEqual([]);
+    });
+
+    it('answers links in the version the batch was sent to', async () => {
+      const [search] = await answered('/service/demo/employee/1.0/rest', [
+        part('<s>', 'GET', '/01_01/kunden/_search?q=Aktuell&size=1'),
+      ]);
+      expect(search.json()).toEqual([
+        expect.objectContaining({
+          Uri: expect.stringMatching(/^\/service\/demo\/employee\/1\.0\/rest\/01_01\/kunden\//),
+        }),
+      ]);
     });
   });
 

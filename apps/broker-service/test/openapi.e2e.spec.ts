@@ -2,7 +2,13 @@ import { createServer } from 'node:http';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { lintErrors, lintOpenApi, undocumentedResponse } from '@broker/testing';
+import {
+  lintErrors,
+  lintOpenApi,
+  refusedByRule,
+  undocumentedRequest,
+  undocumentedResponse,
+} from '@broker/testing';
 import { BASE, BROKER_BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
 
 interface OpenApiOperation {
@@ -200,32 +206,110 @@ describe('the check of every e2e response against the served documents (jest set
     ).resolves.toMatch(/sends expires, which the document does not declare/);
   });
 
-  it('fails the supertest request of an undocumented response as a failed expectation would', async () => {
-    // A server whose document says GET /list answers an array of strings, and which answers numbers.
+  it('finds a body the service accepts but the document refuses, and one the document accepts but the service refuses', async () => {
+    const server = service.app.getHttpServer() as object;
+    const path = url(service.employeePath(`/kunden/${service.customers.v1000Customer}`));
+    const json = 'application/json';
+    const check = (body: unknown, status: number, refused = false) =>
+      undocumentedRequest(
+        server,
+        'PUT',
+        path,
+        { contentType: json, body, refusedByRule: refused },
+        { status, body: {} },
+      );
+
+    await expect(check({ PerDu: true, Farbe: 'blau' }, 200)).resolves.toMatch(
+      /accepted a body its document refuses: .*must NOT have additional properties/,
+    );
+    await expect(check({ PerDu: 'ja' }, 200)).resolves.toMatch(/PerDu must be boolean/);
+    await expect(check({ PerDu: true }, 400)).resolves.toMatch(/refused a body its document accepts/);
+    await expect(check({ PerDu: true }, 400, true)).resolves.toBeUndefined();
+    await expect(check({ PerDu: 'ja' }, 400)).resolves.toBeUndefined();
+    await expect(
+      check({ PerDu: null, KundenbeziehungBeendetAm: null, Notizen: null }, 200),
+    ).resolves.toBeUndefined();
+    // A 400 for a path parameter or a missing header the document declares is not the body's fault.
+    const badId = url(service.employeePath('/kunden/abc'));
+    await expect(
+      undocumentedRequest(
+        server,
+        'PUT',
+        badId,
+        { contentType: json, body: { PerDu: true } },
+        { status: 400, body: {} },
+      ),
+    ).resolves.toBeUndefined();
+  });
+
+  /**
+   * A server whose document (at /api/v1/openapi.json) describes `operation` as `/list`; every other request gets
+   * the status and JSON body `answer` gives for the request's body.
+   */
+  function documentedServer(
+    method: 'get' | 'post',
+    operation: object,
+    answer: (body: string) => { status: number; body: unknown },
+  ) {
     const document = {
       openapi: '3.0.3',
       info: { title: 't', version: '1' },
       servers: [{ url: '/api/v1' }],
-      paths: {
-        '/list': {
-          get: {
-            responses: {
-              200: {
-                description: 'OK',
-                content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } },
-              },
-            },
-          },
+      paths: { '/list': { [method]: operation } },
+    };
+    return createServer((incoming, outgoing) => {
+      let body = '';
+      incoming.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      incoming.on('end', () => {
+        const answered =
+          incoming.url === '/api/v1/openapi.json' ? { status: 200, body: document } : answer(body);
+        outgoing.statusCode = answered.status;
+        outgoing.setHeader('Content-Type', 'application/json');
+        outgoing.end(JSON.stringify(answered.body));
+      });
+    });
+  }
+
+  const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+
+  it('fails the supertest request that sends a body its document refuses, or is refused one it accepts', async () => {
+    // The document takes {name: string} and nothing else; the server takes anything but "x".
+    const server = documentedServer(
+      'post',
+      {
+        requestBody: json({
+          type: 'object',
+          properties: { name: { type: 'string' } },
+          additionalProperties: false,
+        }),
+        responses: {
+          200: { description: 'OK', ...json({ type: 'object' }) },
+          400: { description: 'Refused', ...json({ type: 'object' }) },
         },
       },
-    };
-    const server = createServer((incoming, outgoing) => {
-      const body = incoming.url === '/api/v1/openapi.json' ? document : [1, 2];
-      outgoing.setHeader('Content-Type', 'application/json');
-      outgoing.end(JSON.stringify(body));
-    });
+      (body) => ({ status: body.includes('"x"') ? 400 : 200, body: {} }),
+    );
+    await expect(
+      request(server).post('/api/v1/list').send({ name: 'a', extra: 1 }).expect(200),
+    ).rejects.toThrow(
+      /Undocumented exchange: POST \/api\/v1\/list \(200\): the service accepted a body its document refuses/,
+    );
+    await expect(request(server).post('/api/v1/list').send({ name: 'x' }).expect(400)).rejects.toThrow(
+      /the service refused a body its document accepts/,
+    );
+    await refusedByRule(request(server).post('/api/v1/list').send({ name: 'x' })).expect(400);
+    await request(server).post('/api/v1/list').send({ name: 'a' }).expect(200);
+  });
+
+  it('fails the supertest request of an undocumented response as a failed expectation would', async () => {
+    // The document says GET /list answers an array of strings; the server answers numbers.
+    const server = documentedServer(
+      'get',
+      { responses: { 200: { description: 'OK', ...json({ type: 'array', items: { type: 'string' } }) } } },
+      () => ({ status: 200, body: [1, 2] }),
+    );
     await expect(request(server).get('/api/v1/list').expect(200)).rejects.toThrow(
-      /Undocumented response: GET \/api\/v1\/list \(200\): the body does not match its schema/,
+      /Undocumented exchange: GET \/api\/v1\/list \(200\): the body does not match its schema/,
     );
   });
 });

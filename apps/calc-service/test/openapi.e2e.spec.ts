@@ -44,6 +44,8 @@ describe('GET /api/doc/v1/swagger.json', () => {
   it('describes the bearer scheme, login and the calculation with request, response and error schemas', () => {
     expect(document.components.securitySchemes).toEqual({
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      // The spec example's spelling, which the service takes too.
+      authorisation: { type: 'apiKey', in: 'header', name: 'Authorisation', description: expect.any(String) },
     });
     const login = document.paths['/login'].post;
     expect(jsonSchema(login.requestBody)).toBe(ref('LoginRequest'));
@@ -52,7 +54,7 @@ describe('GET /api/doc/v1/swagger.json', () => {
     expect(login.security).toEqual([]);
 
     const calculate = document.paths['/v1/calculate/private-liability'].post;
-    expect(calculate.security).toEqual([{ bearer: [] }]);
+    expect(calculate.security).toEqual([{ authorisation: [] }, { bearer: [] }]);
     expect(jsonSchema(calculate.requestBody)).toBe(ref('PrivateLiabilityCalculationRequest'));
     expect(jsonSchema(calculate.responses['200'])).toBe(ref('PrivateLiabilityCalculationResponse'));
     for (const status of ['400', '401'])

@@ -1,21 +1,8 @@
 import { Webhook } from 'standardwebhooks';
-import type { ImportStatus } from './import-client.js';
+import type { components } from './generated/import-api.js';
 
 /** The body of a webhook delivery of the import service (extension; Standard Webhooks 1.0). */
-export interface ImportWebhookEvent {
-  type: 'import.status_changed' | 'import.processed' | 'import.failed';
-  /** When the status changed (ISO 8601, UTC). */
-  timestamp: string;
-  data: {
-    process_id: string;
-    status: ImportStatus;
-    type: 'GDV' | 'CSV';
-    /** The number of the broker the process imports for. */
-    broker: string;
-    failure_reason: string | null;
-    amount_of_records: number | null;
-  };
-}
+export type ImportWebhookEvent = components['schemas']['ImportWebhookEvent'];
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;
 

@@ -125,11 +125,30 @@ export interface WebhookEndpointCreated extends WebhookEndpointView {
   secret: string;
 }
 
+/**
+ * Beyond the spec: the body of a webhook delivery (Standard Webhooks 1.0: type, timestamp, data), what the process
+ * was at its status change.
+ */
+export interface ImportWebhookEvent {
+  type: 'import.status_changed' | 'import.processed' | 'import.failed';
+  /** ISO 8601 in UTC, as Standard Webhooks' payloads carry it (the webhook-timestamp header has epoch seconds). */
+  timestamp: string;
+  data: {
+    process_id: string;
+    status: ImportStatus;
+    type: ImportFileType;
+    /** The broker number of the process's broker. */
+    broker: string;
+    failure_reason: string | null;
+    amount_of_records: number | null;
+  };
+}
+
 /** Beyond the spec: one delivery attempt in an endpoint's log (the last 100 are kept). */
 export interface WebhookAttemptView {
   delivery_id: string;
   event_type: string;
-  /** Epoch milliseconds. */
+  /** Epoch seconds, as every time of this API. */
   attempted_at: number;
   /** The receiver's HTTP status, or null when none came (refused address, timeout, connection error). */
   status_code: number | null;

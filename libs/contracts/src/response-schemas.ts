@@ -576,6 +576,23 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
     ],
     "additionalProperties": false
   },
+  "ContactContext": {
+    "type": "string",
+    "enum": [
+      "privat",
+      "geschaeftlich"
+    ]
+  },
+  "ContactKind": {
+    "type": "string",
+    "enum": [
+      "telefon",
+      "mobil",
+      "email",
+      "fax",
+      "website"
+    ]
+  },
   "DetailType": {
     "type": "string",
     "enum": [
@@ -1128,6 +1145,62 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
     ],
     "additionalProperties": false
   },
+  "ImportWebhookEvent": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "type": "string",
+        "enum": [
+          "import.status_changed",
+          "import.processed",
+          "import.failed"
+        ]
+      },
+      "timestamp": {
+        "type": "string"
+      },
+      "data": {
+        "type": "object",
+        "properties": {
+          "process_id": {
+            "type": "string"
+          },
+          "status": {
+            "$ref": "#/components/schemas/ImportStatus"
+          },
+          "type": {
+            "$ref": "#/components/schemas/ImportFileType"
+          },
+          "broker": {
+            "type": "string"
+          },
+          "failure_reason": {
+            "type": "string",
+            "nullable": true
+          },
+          "amount_of_records": {
+            "type": "number",
+            "nullable": true
+          }
+        },
+        "required": [
+          "process_id",
+          "status",
+          "type",
+          "broker",
+          "failure_reason",
+          "amount_of_records"
+        ],
+        "additionalProperties": false
+      }
+    },
+    "required": [
+      "type",
+      "timestamp",
+      "data"
+    ],
+    "additionalProperties": false
+  },
   "KontaktdatensatzView": {
     "type": "object",
     "properties": {
@@ -1138,10 +1211,10 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
         "type": "string"
       },
       "Kontext": {
-        "type": "string"
+        "$ref": "#/components/schemas/ContactContext"
       },
       "Typ": {
-        "type": "string"
+        "$ref": "#/components/schemas/ContactKind"
       },
       "Value": {
         "type": "string"
@@ -1238,8 +1311,18 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
         "type": "string"
       },
       "Anrede": {
-        "type": "string",
-        "nullable": true
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/Salutation"
+          },
+          {
+            "type": "string",
+            "nullable": true,
+            "enum": [
+              null
+            ]
+          }
+        ]
       },
       "PerDu": {
         "type": "boolean"
@@ -1274,7 +1357,7 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
         "type": "object",
         "properties": {
           "Typ": {
-            "type": "string"
+            "$ref": "#/components/schemas/NoteType"
           },
           "Text": {
             "type": "string"
@@ -1666,6 +1749,17 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "Meldungen"
     ],
     "additionalProperties": false
+  },
+  "NoteType": {
+    "type": "string",
+    "enum": [
+      "allgemein",
+      "telefonat",
+      "termin",
+      "beratung",
+      "wiedervorlage",
+      "beschwerde"
+    ]
   },
   "OperatorImportDetail": {
     "type": "object",
@@ -2195,6 +2289,19 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
       "redelivered"
     ],
     "additionalProperties": false
+  },
+  "Salutation": {
+    "type": "string",
+    "enum": [
+      "herr",
+      "frau",
+      "divers",
+      "herr_und_frau",
+      "familie",
+      "fraeulein",
+      "firma",
+      "vereinigung"
+    ]
   },
   "TenantPage": {
     "type": "object",

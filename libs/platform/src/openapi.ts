@@ -1,7 +1,9 @@
 import { applyDecorators, type INestApplication } from '@nestjs/common';
 import { ApiQuery, ApiResponse, DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
+import { IS_OPTIONAL, ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { NULL_ALTERNATIVE } from '@broker/contracts';
 
 /** A schema component (or a reference to one) of an OpenAPI document. */
 export type SchemaObject = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string];
@@ -48,8 +50,11 @@ export interface OpenApiSettings {
   publicOperations?: string[];
   /** Header parameters every operation takes (read by guards or interceptors, not by the handlers). */
   headerParameters?: ParameterObject[];
-  /** Path parameters the routes read outside their handlers (in guards), described on every path having them. */
-  pathParameters?: Record<string, { description: string; example?: string }>;
+  /**
+   * Path parameters by name: those the routes read outside their handlers (in guards), described on every path
+   * having them, and the schema of any path parameter whose pipe accepts only some values.
+   */
+  pathParameters?: Record<string, { description?: string; example?: string; schema?: SchemaObject }>;
   errors: OpenApiErrors;
 }
 
@@ -116,17 +121,59 @@ export function createOpenApiDocument(app: INestApplication, settings: OpenApiSe
       const operation = item[method];
       if (operation) completeOperation(path, operation, settings);
     }
-  const dtoSchemas = validationMetadatasToSchemas({
-    classTransformerMetadataStorage: defaultMetadataStorage,
-    refPointerPrefix: '#/components/schemas/',
-  });
   const schemas = {
     ...document.components?.schemas,
-    ...(dtoSchemas as Record<string, SchemaObject>),
+    ...requestSchemas(),
     ...settings.schemas,
   };
   document.components = { ...document.components, schemas: referencedSchemas(document.paths, schemas) };
   return document;
+}
+
+/**
+ * The request bodies' schemas, from the class-validator decorators of the DTOs, with what the validation pipe does
+ * beyond the schema converter: `@IsOptional()` lets null through as well as absence (null clears a stored field;
+ * an operation that keeps the field instead says so), and properties a DTO does not declare are refused.
+ */
+function requestSchemas(): Record<string, SchemaObject> {
+  const schemas = validationMetadatasToSchemas({
+    classTransformerMetadataStorage: defaultMetadataStorage,
+    refPointerPrefix: '#/components/schemas/',
+    additionalConverters: {
+      [ValidationTypes.CONDITIONAL_VALIDATION]: (meta) =>
+        meta.name === IS_OPTIONAL ? { nullable: true } : {},
+    },
+  }) as Record<string, SchemaObject & { properties?: Record<string, SchemaObject> }>;
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [
+      name,
+      {
+        additionalProperties: false,
+        ...schema,
+        properties: Object.fromEntries(
+          Object.entries(schema.properties ?? {}).map(([property, value]) => [property, withNull(value)]),
+        ),
+      },
+    ]),
+  );
+}
+
+/**
+ * A nullable property as OpenAPI 3.0 tools read it: `nullable` takes effect only beside `type`, so a reference
+ * or a union gets null as an alternative, and an enumeration lists null among its values.
+ */
+const NULL: SchemaObject = { ...NULL_ALTERNATIVE, enum: [null] };
+
+function withNull(schema: SchemaObject): SchemaObject {
+  if (!('nullable' in schema) || !schema.nullable) return schema;
+  const { nullable, ...rest } = schema;
+  // A nested DTO: its reference beside `type: object` (IsObject), which the reference already says.
+  if ('$ref' in rest) return { anyOf: [{ $ref: rest.$ref as string }, NULL] };
+  if (rest.type !== undefined)
+    return { ...rest, nullable, ...(rest.enum && { enum: [...(rest.enum as unknown[]), null] }) };
+  if (rest.anyOf) return { ...rest, anyOf: [...rest.anyOf, NULL] };
+  if (rest.oneOf) return { ...rest, oneOf: [...rest.oneOf, NULL] };
+  return rest; // no type: null is one of the values it takes already
 }
 
 /** Declares the path parameters the handler does not, and the area's error answers and the server fault. */
@@ -149,7 +196,11 @@ function completeOperation(path: string, operation: Operation, settings: OpenApi
     ...parameters,
     ...(operation.parameters ?? []),
     ...(settings.headerParameters ?? []),
-  ];
+  ].map((parameter) => {
+    const schema =
+      'in' in parameter && parameter.in === 'path' && settings.pathParameters?.[parameter.name]?.schema;
+    return schema ? { ...parameter, schema } : parameter;
+  });
   const errorBody = {
     'application/json': { schema: { $ref: `#/components/schemas/${settings.errors.schema}` } },
   };

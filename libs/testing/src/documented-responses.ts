@@ -11,6 +11,10 @@ import request from 'supertest';
  * (integers as digits). A response the
  * document does not describe fails the request as a failed expectation would. Paths outside every document (health,
  * metrics, the signing page) are not checked; an unknown path may only answer 404.
+ *
+ * The JSON body of every request is checked against the same operation: a body its schema refuses must not be
+ * accepted (2xx), and a body its schema accepts must not be refused with 400, unless the test marks the request
+ * `refusedByRule` (a rule the document cannot express). Multi-call parts are checked as the calls they stand for.
  */
 
 interface DeclaredResponse {
@@ -18,7 +22,16 @@ interface DeclaredResponse {
   headers?: Record<string, { schema?: object; required?: boolean }>;
 }
 
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: object;
+}
+
 interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: object }> };
   responses: Record<string, DeclaredResponse>;
 }
 
@@ -47,7 +60,7 @@ interface DocumentCheck {
   /** The server base paths as patterns, `{tenant}` any segment. */
   bases: RegExp[];
   /** The document's paths, each as the pattern of its template. */
-  paths: { pattern: RegExp; item: Record<string, Operation> }[];
+  paths: { pattern: RegExp; names: string[]; item: Record<string, Operation> }[];
   ajv: Ajv;
   validators: Map<object, ValidateFunction>;
 }
@@ -74,7 +87,7 @@ const pattern = (template: string, end = '$') =>
     `^${template
       .split(/\{[^}]+\}/)
       .map(escaped)
-      .join('[^/]+')}${end}`,
+      .join('([^/]+)')}${end}`,
   );
 
 async function documentOf(app: object, documentPath: string): Promise<DocumentCheck | undefined> {
@@ -97,10 +110,47 @@ async function fetchDocument(app: object, documentPath: string): Promise<Documen
     bases: (document.servers ?? [{ url: '' }]).map((server) =>
       pattern(server.url.replace(/\/$/, ''), '(?=/|$)'),
     ),
-    paths: Object.entries(document.paths).map(([template, item]) => ({ pattern: pattern(template), item })),
+    paths: Object.entries(document.paths).map(([template, item]) => ({
+      pattern: pattern(template),
+      names: [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]),
+      item,
+    })),
     ajv: new Ajv({ strict: false, allErrors: true, validateFormats: false }),
     validators: new Map(),
   };
+}
+
+/** The documented operation `method url` of `app` is, with the path's parameters; undefined when no document covers it. */
+async function operationOf(
+  app: object,
+  method: string,
+  url: string,
+): Promise<
+  { check: DocumentCheck; operation?: Operation; path: string; pathValues: Map<string, string> } | undefined
+> {
+  const path = new URL(url, 'http://localhost').pathname;
+  const covering = DOCUMENTS.find((entry) => entry.covers.test(path));
+  if (!covering || path.endsWith('/openapi.json')) return undefined;
+  const check = await documentOf(app, covering.at(path));
+  if (!check) return undefined;
+  const relative = relativePath(check, path) ?? '';
+  const entry = check.paths.find((candidate) => candidate.pattern.test(relative));
+  const values = entry?.pattern.exec(relative)?.slice(1) ?? [];
+  return {
+    check,
+    operation: entry?.item[method.toLowerCase()],
+    path,
+    pathValues: new Map(entry?.names.map((name, index) => [name, decodedSegment(values[index] ?? '')])),
+  };
+}
+
+/** A path segment decoded; as sent when its percent-encoding is broken (the service refuses it). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /**
@@ -113,15 +163,9 @@ export async function undocumentedResponse(
   url: string,
   response: Pick<request.Response, 'status' | 'headers' | 'body'>,
 ): Promise<string | undefined> {
-  const path = new URL(url, 'http://localhost').pathname;
-  const covering = DOCUMENTS.find((entry) => entry.covers.test(path));
-  if (!covering || path.endsWith('/openapi.json')) return undefined;
-  const check = await documentOf(app, covering.at(path));
-  if (!check) return undefined;
-  const relative = relativePath(check, path);
-  const operation = check.paths.find((entry) => entry.pattern.test(relative ?? ''))?.item[
-    method.toLowerCase()
-  ];
+  const found = await operationOf(app, method, url);
+  if (!found) return undefined;
+  const { check, operation, path } = found;
   if (!operation)
     return response.status === 404 || response.status === 405
       ? undefined
@@ -130,6 +174,85 @@ export async function undocumentedResponse(
   if (!declared) return `${method} ${path} answered ${response.status}, which its operation does not declare`;
   const what = `${method} ${path} (${response.status})`;
   return headerProblem(check, declared, response, what) ?? bodyProblem(check, declared, response, what);
+}
+
+/** A request as sent: its Content-Type and its body (an object supertest serialised, or the bytes). */
+export interface SentRequest {
+  /** Lower-case names. */
+  headers?: Record<string, string>;
+  contentType?: string;
+  body?: unknown;
+  /** The test says the body breaks a rule of the service that the document cannot express (refusedByRule). */
+  refusedByRule?: boolean;
+}
+
+/**
+ * What is wrong between a JSON request body and the answer to it, or undefined: a body the served document
+ * refuses must not be accepted (2xx), and one it accepts must not be refused as invalid (400) unless the test says
+ * the body breaks a rule beyond the document.
+ */
+export async function undocumentedRequest(
+  app: object,
+  method: string,
+  url: string,
+  sent: SentRequest,
+  response: Pick<request.Response, 'status' | 'body'>,
+): Promise<string | undefined> {
+  const found = await operationOf(app, method, url);
+  const operation = found?.operation;
+  const schema = operation?.requestBody?.content?.['application/json']?.schema;
+  const body = jsonBodyOf(sent);
+  if (!found || !operation || !schema || body === undefined) return undefined;
+  const validate = validatorOf(found.check, schema);
+  const what = `${method} ${found.path} (${response.status})`;
+  const valid = validate(body.value);
+  if (!valid && response.status < 300)
+    return `${what}: the service accepted a body its document refuses: ${found.check.ajv.errorsText(validate.errors)}`;
+  const refusedParameter = undocumentedParameter(found.check, operation, url, {
+    pathValues: found.pathValues,
+    headers: sent.headers,
+  });
+  if (valid && !refusedParameter && response.status === 400 && !sent.refusedByRule)
+    return (
+      `${what}: the service refused a body its document accepts (${JSON.stringify(response.body)}); ` +
+      'a test of a rule the document cannot express says so with refusedByRule()'
+    );
+  return undefined;
+}
+
+/** The first parameter (path, query or header) the request lacks or has in a form its document refuses, if any. */
+function undocumentedParameter(
+  check: DocumentCheck,
+  operation: Operation,
+  url: string,
+  sent: { pathValues: Map<string, string>; headers?: Record<string, string> },
+): string | undefined {
+  const query = new URL(url, 'http://localhost').searchParams;
+  const valueOf = (parameter: Parameter): string | undefined => {
+    if (parameter.in === 'path') return sent.pathValues.get(parameter.name);
+    if (parameter.in === 'header') return sent.headers?.[parameter.name.toLowerCase()];
+    return query.get(parameter.name) ?? undefined;
+  };
+  return (operation.parameters ?? []).find((parameter) => {
+    const value = valueOf(parameter);
+    if (value === undefined) return parameter.required === true;
+    return (
+      parameter.schema !== undefined &&
+      !validatorOf(check, parameter.schema)(typedValue(value, parameter.schema))
+    );
+  })?.name;
+}
+
+/** The parsed JSON body of a request, when it has one. */
+function jsonBodyOf(sent: SentRequest): { value: unknown } | undefined {
+  if (!sent.contentType?.split(';')[0]?.trim().toLowerCase().endsWith('json') || sent.body === undefined)
+    return undefined;
+  if (!Buffer.isBuffer(sent.body) && typeof sent.body !== 'string') return { value: sent.body };
+  try {
+    return { value: JSON.parse(sent.body.toString('utf8')) as unknown };
+  } catch {
+    return undefined; // malformed JSON: the response check sees its 400
+  }
 }
 
 function relativePath(check: DocumentCheck, path: string): string | undefined {
@@ -162,14 +285,14 @@ function headerProblem(
       if (header.required) return `${what}: the document declares ${name} required, but it was not sent`;
       continue;
     }
-    if (header.schema && !validatorOf(check, header.schema)(headerValue(value, header.schema)))
+    if (header.schema && !validatorOf(check, header.schema)(typedValue(value, header.schema)))
       return `${what}: header ${name}: ${value} does not match its schema ${JSON.stringify(header.schema)}`;
   }
   return undefined;
 }
 
-/** A header's text as its schema's type: digits as a number for an integer. */
-function headerValue(text: string, schema: { type?: string }): unknown {
+/** A header's or query parameter's text as its schema's type: digits as a number for an integer. */
+function typedValue(text: string, schema: { type?: string }): unknown {
   return (schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(text)
     ? Number(text)
     : text;
@@ -225,6 +348,17 @@ interface SentTest {
   _data?: unknown;
   _header?: Record<string, string>;
   [UNCHECKED]?: boolean;
+  [REFUSED_BY_RULE]?: boolean;
+}
+
+const REFUSED_BY_RULE = Symbol('refusedByRule');
+
+/**
+ * Marks a request whose body the served document accepts but a rule of the service refuses with 400 (a date that
+ * does not exist, a customer of another broker): the request check then expects no more than the document says.
+ */
+export function refusedByRule<Test extends request.Test>(test: Test): Test {
+  return Object.assign(test, { [REFUSED_BY_RULE]: true });
 }
 
 const boundaryOf = (contentType: string | undefined) => /boundary="?([^";]+)"?/.exec(contentType ?? '')?.[1];
@@ -241,6 +375,26 @@ function partsOf(body: unknown, boundary: string) {
   }));
 }
 
+/** Content-Transfer-Encodings that leave a part's body as it is. */
+const IDENTITY_ENCODINGS = new Set(['7bit', '8bit', 'binary']);
+
+/**
+ * A multi-call part as the request it stands for: the outer request's headers with the part's own. A body in a
+ * transfer encoding is not checked.
+ */
+const sentPart = (
+  outer: Record<string, string> | undefined,
+  part: { headers: Record<string, string>; bytes: Buffer },
+): SentRequest => {
+  const encoding = part.headers['content-transfer-encoding']?.toLowerCase() ?? '7bit';
+  const readable = IDENTITY_ENCODINGS.has(encoding) && part.bytes.length > 0;
+  return {
+    headers: { ...outer, ...part.headers },
+    contentType: part.headers['content-type'],
+    body: readable ? part.bytes : undefined,
+  };
+};
+
 /**
  * The answer parts of a multi-call, each checked as the single call its request part named. A part refused before
  * it became a call (a malformed part, answered 400) names no documented operation and is left out.
@@ -251,25 +405,29 @@ async function multiCallProblem(test: SentTest, res: request.Response): Promise<
   if (!answerBoundary || !requestBoundary || !Buffer.isBuffer(res.body) || test._data === undefined)
     return undefined;
   const calls = new Map(
-    partsOf(test._data, requestBoundary).map((part) => [part.headers['content-id'], part.headers]),
+    partsOf(test._data, requestBoundary).map((part) => [part.headers['content-id'], part]),
   );
   const base = new URL(test.url, 'http://localhost').pathname.replace(/\/$/, '');
   for (const answer of partsOf(res.body, answerBoundary)) {
     const call = calls.get(answer.headers['x-svc-request-id']);
-    const method = call?.['x-svc-method']?.toUpperCase();
-    const path = call?.['x-svc-path'];
+    const method = call?.headers['x-svc-method']?.toUpperCase();
+    const path = call?.headers['x-svc-path'];
     const status = Number(answer.headers['x-svc-status']?.split(' ')[0]);
-    if (!method || !path) continue;
+    if (!call || !method || !path) continue;
     const contentType = answer.headers['content-type'] ?? '';
     const body: unknown = contentType.startsWith('application/json')
       ? JSON.parse(answer.bytes.toString('utf8'))
       : answer.bytes;
     const url = path.startsWith('/service/') ? path : `${base}${path}`;
-    const problem = await undocumentedResponse(test.app, method, url, {
-      status,
-      headers: answer.headers,
-      body,
-    });
+    const problem =
+      (await undocumentedResponse(test.app, method, url, { status, headers: answer.headers, body })) ??
+      (await undocumentedRequest(
+        test.app,
+        method,
+        url,
+        { ...sentPart(test._header, call), refusedByRule: test[REFUSED_BY_RULE] },
+        { status, body },
+      ));
     if (problem && !(status === 400 && problem.includes('no such operation')))
       return `multi-call part: ${problem}`;
   }
@@ -283,15 +441,22 @@ export function checkResponsesAgainstDocuments(): void {
   prototype.assert = function (this: SentTest, resError, res, fn) {
     // A response with a 4xx or 5xx status comes with a resError too; only no response at all is skipped.
     if (!res || this[UNCHECKED]) return original.call(this, resError, res, fn);
+    const sent = {
+      headers: this._header,
+      contentType: this._header?.['content-type'],
+      body: this._data,
+      refusedByRule: this[REFUSED_BY_RULE],
+    };
     const problems = async () =>
       (await undocumentedResponse(this.app, this.method, this.url, res)) ??
+      (await undocumentedRequest(this.app, this.method, this.url, sent, res)) ??
       (String(res.headers['content-type']).startsWith('multipart/related')
         ? multiCallProblem(this, res)
         : undefined);
     problems().then(
       (problem) =>
         problem
-          ? fn(new Error(`Undocumented response: ${problem}`), res)
+          ? fn(new Error(`Undocumented exchange: ${problem}`), res)
           : original.call(this, resError, res, fn),
       (error: unknown) => fn(error instanceof Error ? error : new Error(String(error)), res),
     );

@@ -40,6 +40,7 @@ export const RESPONSE_TYPES = [
   'ImportProcessReport',
   'ImportProcessView',
   'ImportStarted',
+  'ImportWebhookEvent',
   'KontaktdatensatzView',
   'KundeAngelegt',
   'KundendetailDefinitionView',

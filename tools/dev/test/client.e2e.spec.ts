@@ -128,6 +128,31 @@ function typeErrors(file: string): string[] {
     .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
 }
 
+describe('the generated types of @broker/client', () => {
+  it('let a strict program send getKunde’s answer back to setKunde with fields changed, without a cast', () => {
+    const file = path.join(__dirname, `.round-trip-${process.pid}.ts`);
+    writeFileSync(
+      file,
+      [
+        `import type { operations } from '${path.join(CLIENT_TYPES_DIR, 'employee-api')}';`,
+        "type Read = operations['getKunde']['responses'][200]['content']['application/json'];",
+        "type Write = operations['setKunde']['requestBody']['content']['application/json'];",
+        '// A portal clears the occupation with null and changes the salutation; the rest goes back as read.',
+        'export const sentBack = (read: Read): Write => ({',
+        '  ...read,',
+        "  Anrede: 'frau',",
+        '  Person: { ...read.Person, Beruf: null },',
+        '});',
+      ].join('\n'),
+    );
+    try {
+      expect(typeErrors(file)).toEqual([]);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+});
+
 describeWithNginx('@broker/client against the running services, through the gateway', () => {
   let suiteEnvironment: SuiteEnvironment;
   let oauth: OidcAuthorizationServer;

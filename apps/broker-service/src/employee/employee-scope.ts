@@ -10,6 +10,7 @@ import {
 } from '@broker/auth';
 import { type PreparedStatement, runPrepared } from '@broker/db';
 import { DomainError, ErrorCode } from '@broker/errors';
+import { callerBase } from '../interface-version.js';
 
 /** The interface version this service implements; other versions are unknown routes. */
 export const EMPLOYEE_BASE = 'service/:tenant/employee/v1/rest';
@@ -58,7 +59,7 @@ export class EmployeeScopeGuard implements CanActivate {
       brokerNumber: principal.brokerNumber,
       employeeId: employee.id,
       zone: requestZone(request),
-      basePath: `/service/${principal.tenantCode}/employee/v1/rest/${encodeURIComponent(code)}`,
+      basePath: `${callerBase(request.originalUrl) ?? `/service/${principal.tenantCode}/employee/v1/rest`}/${encodeURIComponent(code)}`,
     };
     return true;
   }

@@ -7,6 +7,7 @@ import { BROKER_BASE, Caller } from '../broker/broker-base.js';
 import { EMPLOYEE_BASE } from '../employee/employee-scope.js';
 import { batchResponse } from './batch-response.js';
 import { MultiCallService } from './multi-call.service.js';
+import { callerBase } from '../interface-version.js';
 
 /** How the OpenAPI documents describe the multi-call (the parts are HTTP messages, beyond a JSON schema). */
 const DocumentedAsMultiCall = () =>
@@ -61,7 +62,8 @@ export class MultiCallController {
     request: Request,
     response: Response,
   ): Promise<void> {
-    const base = `/service/${encodeURIComponent(caller.tenantCode)}/${service}/v1/rest`;
+    const routed = `/service/${encodeURIComponent(caller.tenantCode)}/${service}/v1/rest`;
+    const base = { routed, sent: callerBase(request.originalUrl) ?? routed };
     const requestId = String(response.getHeader(REQUEST_ID_HEADER) ?? '');
     const abandoned = new AbortController();
     response.on('close', () => {

@@ -37,7 +37,7 @@ describe('MultiCallService', () => {
       response.on('close', () => {
         if (!response.writableFinished) abandoned.abort();
       });
-      service.run(request, CALLER, '/base', 'r', abandoned.signal).then(
+      service.run(request, CALLER, { routed: '/base', sent: '/base' }, 'r', abandoned.signal).then(
         (answered) => {
           const { contentType, body } = batchResponse(answered);
           response.setHeader('Content-Type', contentType).end(body);

@@ -27,20 +27,20 @@ export class MultiCallService {
 
   /**
    * Reads the whole batch first (a malformed or oversized batch runs nothing), then answers every part in
-   * request order. `base` is the absolute path of the service's base; `requestId` numbers the parts' ids.
+   * request order. `base` is the absolute path of the service's base, as routed and as the caller wrote it; `requestId` numbers the parts' ids.
    * Once `abandoned` (the client went away) no further part starts and the running ones are ended (their request
    * and response close). A part the server drops, or answers incompletely, gets its own 502.
    */
   async run(
     request: IncomingMessage,
     caller: SvcPrincipal,
-    base: string,
+    base: { routed: string; sent: string },
     requestId: string,
     abandoned: AbortSignal,
   ): Promise<AnsweredPart[]> {
     if (this.callers.callerOf(request))
       throw DomainError.validation(['A multi-call cannot be a part of another multi-call']);
-    const planned = planParts(await readBatch(request, this.limits), base);
+    const planned = planParts(await readBatch(request, this.limits), base.routed, base.sent);
     const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
     const client = new InProcessClient(server, this.callers, caller, request.socket);
     abandoned.addEventListener('abort', () => client.abandon(), { once: true });

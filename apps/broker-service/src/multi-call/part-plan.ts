@@ -50,9 +50,10 @@ const NOT_FORWARDED = new Set([
  * Turns each part into the single call it names, relative to `base` (the absolute path of {base_url}).
  * Every part is checked on its own: a part missing a mandatory header, sharing its Content-ID with another
  * part, naming a path outside `base` or the multi-call itself, or holding a header HTTP cannot carry gets a
- * problem; the others still run.
+ * problem; the others still run. The calls go to `sentBase`, the base as the multi-call's caller wrote it (`1.0`
+ * or `v1`), so the links they answer with follow it.
  */
-export function planParts(parts: readonly RequestPart[], base: string): PlannedPart[] {
+export function planParts(parts: readonly RequestPart[], base: string, sentBase = base): PlannedPart[] {
   const idCounts = new Map<string, number>();
   for (const part of parts) {
     const id = part.headers['content-id'];
@@ -86,7 +87,7 @@ export function planParts(parts: readonly RequestPart[], base: string): PlannedP
       contentId,
       call: {
         method,
-        path: path.startsWith(`${base}/`) ? path : `${base}${path}`,
+        path: `${sentBase}${path.startsWith(`${base}/`) ? path.slice(base.length) : path}`,
         headers,
         body: decoded.body,
       },

@@ -11,8 +11,9 @@ import {
 import { LoginTokenService } from '@broker/auth';
 import { ApiErrorView } from '@broker/contracts';
 import { DomainError, ErrorCode } from '@broker/errors';
-import { ClientAddresses, noStoreHeader, RETRY_AFTER_HEADER } from '@broker/platform';
+import { ApiJsonAnswer, ClientAddresses, noStoreHeader, RETRY_AFTER_HEADER } from '@broker/platform';
 import type { FastifyRequest } from 'fastify';
+import { JWKS_SCHEMA } from '../openapi.js';
 import { LoginThrottle } from './login-throttle.js';
 import { LoginRequest, LoginResponse } from './login.dto.js';
 import { UserAccounts } from './user-accounts.js';
@@ -81,6 +82,7 @@ export class LoginController {
 
   @Get(JWKS_PATH)
   @ApiOperation({ operationId: 'jwks', summary: 'The public key login tokens are verified with (JWKS)' })
+  @ApiJsonAnswer(JWKS_SCHEMA, { description: 'The key set' })
   jwks() {
     return this.tokens.jwks();
   }

@@ -5,6 +5,7 @@ import {
   ApiBody,
   ApiOkResponse,
   ApiOperation,
+  ApiSecurity,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
@@ -15,10 +16,12 @@ import {
   PrivateLiabilityCalculationResponse,
 } from '@broker/contracts';
 import { wwwAuthenticateHeader } from '@broker/platform';
+import { AUTHORISATION_SCHEME } from '../openapi.js';
 import { PrivateLiabilityCalculator } from './private-liability-calculator.js';
 
 @ApiTags('calculation')
 @ApiBearerAuth('bearer')
+@ApiSecurity(AUTHORISATION_SCHEME)
 @ApiUnauthorizedResponse({
   type: ApiErrorView,
   description: 'Missing, invalid or expired token',

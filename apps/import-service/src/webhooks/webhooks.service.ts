@@ -92,7 +92,7 @@ export class WebhooksService {
     return (await this.endpoints.attempts(id)).map((attempt) => ({
       delivery_id: attempt.deliveryId,
       event_type: attempt.eventType,
-      attempted_at: attempt.attemptedAt.getTime(),
+      attempted_at: Math.floor(attempt.attemptedAt.getTime() / 1000),
       status_code: attempt.statusCode,
       error: attempt.error,
       duration_ms: attempt.durationMs,

@@ -666,13 +666,13 @@ export interface components {
             updated_at: string;
         };
         CreateApiClientRequest: {
-            api_id?: string;
+            api_id?: string | null;
         };
         CreateBrokerRequest: {
             number: string;
             name: string;
             parent?: string | null;
-            blocked?: boolean;
+            blocked?: boolean | null;
         };
         CreateCalcUserRequest: {
             username: string;
@@ -870,7 +870,7 @@ export interface components {
             sent_at: string | null;
         };
         RedeliverRequest: {
-            delivery_id?: string;
+            delivery_id?: string | null;
         };
         RedeliveryResult: {
             redelivered: number;

@@ -121,7 +121,7 @@ export interface components {
         };
         InsuredAdultRequest: {
             civil_servant: boolean;
-            include_civil_service_liability?: boolean;
+            include_civil_service_liability?: boolean | null;
             civil_service_occupation?: components["schemas"]["CivilServiceOccuption"];
         };
         InsuredAdultView: {
@@ -135,9 +135,9 @@ export interface components {
              * @description Birth date as an integer number of seconds since 1970-01-01T00:00:00Z, read as a calendar date in Europe/Berlin; not in the future
              * @example 482716800
              */
-            birthdate?: number;
+            birthdate?: number | null;
             civil_servant: boolean;
-            include_civil_service_liability?: boolean;
+            include_civil_service_liability?: boolean | null;
             civil_service_occupation?: components["schemas"]["CivilServiceOccuption"];
         };
         InsuredPartnerView: {
@@ -161,6 +161,23 @@ export interface components {
             /** @description Loss of school or service keys is covered (teachers) */
             school_key_loss: boolean;
             school_key_loss_sum_eur: number | null;
+        };
+        /** @description A JSON Web Key Set (RFC 7517): the public keys login tokens are signed for */
+        JsonWebKeySet: {
+            keys: {
+                /** @enum {string} */
+                kty: "RSA";
+                /** @description The key id a token names in its header */
+                kid: string;
+                /** @enum {string} */
+                alg: "RS256";
+                /** @enum {string} */
+                use: "sig";
+                /** @description Modulus (base64url) */
+                n: string;
+                /** @description Exponent (base64url) */
+                e: string;
+            }[];
         };
         LoginRequest: {
             username: string;
@@ -208,11 +225,11 @@ export interface components {
              * @example 482716800
              */
             birthdate: number;
-            /** @enum {string} */
-            sex?: "female" | "male" | "diverse";
-            name?: string;
-            first_name?: string;
-            last_name?: string;
+            /** @enum {string|null} */
+            sex?: "female" | "male" | "diverse" | null;
+            name?: string | null;
+            first_name?: string | null;
+            last_name?: string | null;
         };
         PreviousInsuranceView: {
             /** @description No previous damages (the negation of previous_damages_exist) */
@@ -223,10 +240,10 @@ export interface components {
         PrivateLiabilityCalculationRequest: {
             policyholder: components["schemas"]["PolicyholderRequest"];
             subject_matter: components["schemas"]["SubjectMatterRequest"];
-            previous_insurance_exists?: boolean;
-            previous_damages_exist?: boolean;
-            /** @enum {string} */
-            desired_payment_mode?: "yearly" | "half_yearly" | "quarterly" | "monthly" | "jaehrlich" | "jährlich" | "halbjaehrlich" | "halbjährlich" | "vierteljaehrlich" | "vierteljährlich" | "monatlich";
+            previous_insurance_exists?: boolean | null;
+            previous_damages_exist?: boolean | null;
+            /** @description One of yearly, half_yearly, quarterly, monthly, jaehrlich, jährlich, halbjaehrlich, halbjährlich, vierteljaehrlich, vierteljährlich, monatlich, in any letter case */
+            desired_payment_mode?: string;
         };
         PrivateLiabilityCalculationResponse: {
             calculation_parameters: components["schemas"]["CalculationParametersView"];
@@ -280,8 +297,8 @@ export interface components {
         };
         SubjectMatterRequest: {
             policyholder: components["schemas"]["InsuredAdultRequest"];
-            partner?: components["schemas"]["InsuredPartnerRequest"];
-            include_children?: boolean;
+            partner?: components["schemas"]["InsuredPartnerRequest"] | (null);
+            include_children?: boolean | null;
         };
         TariffOfferView: {
             name: string | null;
@@ -410,11 +427,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The key set */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["JsonWebKeySet"];
+                };
             };
             /** @description The request is invalid (every failing field named) */
             400: {

@@ -426,16 +426,16 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AdresseInput: {
-            Uri?: string;
-            Id?: string;
-            /** @enum {string} */
-            Typ?: "hauptwohnsitz" | "nebenwohnsitz" | "postanschrift" | "rechnungsanschrift" | "arbeitsstaette" | "sonstige";
-            Zusatz?: string;
-            Strasse?: string;
-            Postleitzahl?: string;
-            Ort?: string;
-            /** @enum {string} */
-            Land?: "AF" | "EG" | "AX" | "AL" | "DZ" | "AS" | "VI" | "AD" | "AO" | "AI" | "AQ" | "AG" | "GQ" | "AR" | "AM" | "AW" | "AZ" | "ET" | "AU" | "BS" | "BH" | "BD" | "BB" | "BY" | "BE" | "BZ" | "BJ" | "BM" | "BT" | "BO" | "BQ" | "BA" | "BW" | "BV" | "BR" | "VG" | "IO" | "BN" | "BG" | "BF" | "BI" | "CL" | "CN" | "CK" | "CR" | "CW" | "DK" | "DE" | "DM" | "DO" | "DJ" | "EC" | "SV" | "CI" | "ER" | "EE" | "SZ" | "FK" | "FO" | "FJ" | "FI" | "FR" | "GF" | "PF" | "TF" | "GA" | "GM" | "GE" | "GH" | "GI" | "GD" | "GR" | "GL" | "GP" | "GU" | "GT" | "GG" | "GN" | "GW" | "GY" | "HT" | "HM" | "HN" | "HK" | "IN" | "ID" | "IM" | "IQ" | "IR" | "IE" | "IS" | "IL" | "IT" | "JM" | "JP" | "YE" | "JE" | "JO" | "KY" | "KH" | "CM" | "CA" | "CV" | "KZ" | "QA" | "KE" | "KG" | "KI" | "CC" | "CO" | "KM" | "CD" | "XK" | "HR" | "CU" | "KW" | "LA" | "LS" | "LV" | "LB" | "LR" | "LY" | "LI" | "LT" | "LU" | "MO" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MA" | "MH" | "MQ" | "MR" | "MU" | "YT" | "MX" | "FM" | "MD" | "MC" | "MN" | "ME" | "MS" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NC" | "NZ" | "NI" | "NL" | "NE" | "NG" | "NU" | "KP" | "MP" | "MK" | "NF" | "NO" | "OM" | "AT" | "TL" | "PK" | "PW" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "CG" | "RE" | "RW" | "RO" | "RU" | "BL" | "MF" | "PM" | "SB" | "ZM" | "WS" | "SM" | "ST" | "SA" | "SE" | "CH" | "SN" | "RS" | "SC" | "SL" | "ZW" | "SG" | "SX" | "SK" | "SI" | "SO" | "ES" | "LK" | "SH" | "KN" | "LC" | "VC" | "PS" | "ZA" | "SD" | "GS" | "KR" | "SS" | "SR" | "SJ" | "SY" | "TJ" | "TW" | "TZ" | "TH" | "TG" | "TK" | "TO" | "TT" | "TD" | "CZ" | "TN" | "TR" | "TM" | "TC" | "TV" | "UG" | "UA" | "HU" | "UM" | "UY" | "UZ" | "VU" | "VA" | "VE" | "AE" | "US" | "GB" | "VN" | "WF" | "CX" | "EH" | "CF" | "CY";
+            readonly Uri?: string | null;
+            readonly Id?: string | null;
+            /** @enum {string|null} */
+            Typ?: "hauptwohnsitz" | "nebenwohnsitz" | "postanschrift" | "rechnungsanschrift" | "arbeitsstaette" | "sonstige" | null;
+            Zusatz?: string | null;
+            Strasse?: string | null;
+            Postleitzahl?: string | null;
+            Ort?: string | null;
+            /** @enum {string|null} */
+            Land?: "AF" | "EG" | "AX" | "AL" | "DZ" | "AS" | "VI" | "AD" | "AO" | "AI" | "AQ" | "AG" | "GQ" | "AR" | "AM" | "AW" | "AZ" | "ET" | "AU" | "BS" | "BH" | "BD" | "BB" | "BY" | "BE" | "BZ" | "BJ" | "BM" | "BT" | "BO" | "BQ" | "BA" | "BW" | "BV" | "BR" | "VG" | "IO" | "BN" | "BG" | "BF" | "BI" | "CL" | "CN" | "CK" | "CR" | "CW" | "DK" | "DE" | "DM" | "DO" | "DJ" | "EC" | "SV" | "CI" | "ER" | "EE" | "SZ" | "FK" | "FO" | "FJ" | "FI" | "FR" | "GF" | "PF" | "TF" | "GA" | "GM" | "GE" | "GH" | "GI" | "GD" | "GR" | "GL" | "GP" | "GU" | "GT" | "GG" | "GN" | "GW" | "GY" | "HT" | "HM" | "HN" | "HK" | "IN" | "ID" | "IM" | "IQ" | "IR" | "IE" | "IS" | "IL" | "IT" | "JM" | "JP" | "YE" | "JE" | "JO" | "KY" | "KH" | "CM" | "CA" | "CV" | "KZ" | "QA" | "KE" | "KG" | "KI" | "CC" | "CO" | "KM" | "CD" | "XK" | "HR" | "CU" | "KW" | "LA" | "LS" | "LV" | "LB" | "LR" | "LY" | "LI" | "LT" | "LU" | "MO" | "MG" | "MW" | "MY" | "MV" | "ML" | "MT" | "MA" | "MH" | "MQ" | "MR" | "MU" | "YT" | "MX" | "FM" | "MD" | "MC" | "MN" | "ME" | "MS" | "MZ" | "MM" | "NA" | "NR" | "NP" | "NC" | "NZ" | "NI" | "NL" | "NE" | "NG" | "NU" | "KP" | "MP" | "MK" | "NF" | "NO" | "OM" | "AT" | "TL" | "PK" | "PW" | "PA" | "PG" | "PY" | "PE" | "PH" | "PN" | "PL" | "PT" | "PR" | "CG" | "RE" | "RW" | "RO" | "RU" | "BL" | "MF" | "PM" | "SB" | "ZM" | "WS" | "SM" | "ST" | "SA" | "SE" | "CH" | "SN" | "RS" | "SC" | "SL" | "ZW" | "SG" | "SX" | "SK" | "SI" | "SO" | "ES" | "LK" | "SH" | "KN" | "LC" | "VC" | "PS" | "ZA" | "SD" | "GS" | "KR" | "SS" | "SR" | "SJ" | "SY" | "TJ" | "TW" | "TZ" | "TH" | "TG" | "TK" | "TO" | "TT" | "TD" | "CZ" | "TN" | "TR" | "TM" | "TC" | "TV" | "UG" | "UA" | "HU" | "UM" | "UY" | "UZ" | "VU" | "VA" | "VE" | "AE" | "US" | "GB" | "VN" | "WF" | "CX" | "EH" | "CF" | "CY" | null;
         };
         AdresseView: {
             Uri: string;
@@ -461,11 +461,15 @@ export interface components {
             } | null;
         };
         Benachrichtigung: {
-            Benutzername?: boolean;
-            PasswortLink?: boolean;
-            Passwort?: boolean;
-            ErstinfoUnterbinden?: boolean;
+            Benutzername?: boolean | null;
+            PasswortLink?: boolean | null;
+            Passwort?: boolean | null;
+            ErstinfoUnterbinden?: boolean | null;
         };
+        /** @enum {string} */
+        ContactContext: "privat" | "geschaeftlich";
+        /** @enum {string} */
+        ContactKind: "telefon" | "mobil" | "email" | "fax" | "website";
         /** @enum {string} */
         DetailType: "zahl" | "datum" | "auswahl" | "text" | "betrag_2" | "boolean";
         EnumerationItem: {
@@ -477,28 +481,28 @@ export interface components {
             Name: string;
         };
         KontaktdatensatzInput: {
-            Uri?: string;
-            Id?: string;
+            readonly Uri?: string | null;
+            readonly Id?: string | null;
             /** @enum {string} */
             Kontext: "privat" | "geschaeftlich";
             /** @enum {string} */
             Typ: "telefon" | "mobil" | "email" | "fax" | "website";
             Value: string;
-            Standard?: boolean;
+            Standard?: boolean | null;
         };
         KontaktdatensatzUpdate: {
-            Uri?: string;
-            Id?: string;
-            Kontext?: string;
-            Typ?: string;
-            Value?: string;
-            Standard?: boolean;
+            readonly Uri?: string | null;
+            readonly Id?: string | null;
+            Kontext?: string | null;
+            Typ?: string | null;
+            Value?: string | null;
+            Standard?: boolean | null;
         };
         KontaktdatensatzView: {
             Uri: string;
             Id: string;
-            Kontext: string;
-            Typ: string;
+            Kontext: components["schemas"]["ContactContext"];
+            Typ: components["schemas"]["ContactKind"];
             Value: string;
             Standard: boolean;
         };
@@ -507,35 +511,37 @@ export interface components {
             Benutzername: string;
         };
         KundeInput: {
-            Id?: string;
-            Vermittler?: string;
-            /** @enum {string} */
-            Anrede?: "herr" | "frau" | "divers" | "herr_und_frau" | "familie" | "fraeulein" | "firma" | "vereinigung";
-            PerDu?: boolean;
-            Verstorben?: boolean;
-            KundenbeziehungBeendetAm?: string;
-            Benutzername?: string;
-            Person?: components["schemas"]["KundePersonInput"];
-            Kontaktdaten?: components["schemas"]["KontaktdatensatzInput"][];
-            Adressen?: string;
-            Vertraege?: string;
-            Maklervollmacht?: string;
-            Notizen?: components["schemas"]["KundennotizKompakt"];
-            Mitteilungen?: components["schemas"]["Benachrichtigung"];
+            readonly Id?: string | null;
+            readonly Vermittler?: string | null;
+            /** @enum {string|null} */
+            Anrede?: "herr" | "frau" | "divers" | "herr_und_frau" | "familie" | "fraeulein" | "firma" | "vereinigung" | null;
+            /** @description null keeps the stored value */
+            PerDu?: boolean | null;
+            /** @description null keeps the stored value */
+            Verstorben?: boolean | null;
+            KundenbeziehungBeendetAm?: string | null;
+            Benutzername?: string | null;
+            Person?: components["schemas"]["KundePersonInput"] | (null);
+            Kontaktdaten?: components["schemas"]["KontaktdatensatzInput"][] | string | (null);
+            readonly Adressen?: string | null;
+            readonly Vertraege?: string | null;
+            readonly Maklervollmacht?: string | null;
+            Notizen?: components["schemas"]["KundennotizKompakt"] | (null);
+            Mitteilungen?: components["schemas"]["Benachrichtigung"] | (null);
         };
         KundePersonInput: {
-            /** @enum {string} */
-            Typ?: "natuerlich" | "juristisch";
-            Titel?: string;
-            Vorname?: string;
-            Nachname?: string;
-            Geburtsdatum?: string;
-            Beruf?: string;
-            Fachrichtung?: string;
-            Firma?: string;
-            Ansprechpartner?: string;
-            Gruendungsdatum?: string;
-            Branche?: string;
+            /** @enum {string|null} */
+            Typ?: "natuerlich" | "juristisch" | null;
+            Titel?: string | null;
+            Vorname?: string | null;
+            Nachname?: string | null;
+            Geburtsdatum?: string | null;
+            Beruf?: string | null;
+            Fachrichtung?: string | null;
+            Firma?: string | null;
+            Ansprechpartner?: string | null;
+            Gruendungsdatum?: string | null;
+            Branche?: string | null;
         };
         KundePersonView: {
             Typ: components["schemas"]["PersonType"];
@@ -553,7 +559,7 @@ export interface components {
         KundeView: {
             Id: string;
             Vermittler: string;
-            Anrede: string | null;
+            Anrede: components["schemas"]["Salutation"] | (null);
             PerDu: boolean;
             Verstorben: boolean;
             KundenbeziehungBeendetAm: string | null;
@@ -564,7 +570,7 @@ export interface components {
             Vertraege: string;
             Maklervollmacht?: string;
             Notizen: {
-                Typ: string;
+                Typ: components["schemas"]["NoteType"];
                 Text: string;
             } | null;
             Mitteilungen: {
@@ -605,11 +611,11 @@ export interface components {
         KundendetailInput: {
             /** @description A string for every Type but boolean, a JSON boolean for boolean */
             Value: string | boolean;
-            Id?: unknown;
-            ID?: unknown;
-            Name?: unknown;
-            Type?: unknown;
-            Uri?: unknown;
+            readonly Id?: unknown;
+            readonly ID?: unknown;
+            readonly Name?: unknown;
+            readonly Type?: unknown;
+            readonly Uri?: unknown;
         };
         KundendetailView: {
             Id: string;
@@ -627,18 +633,22 @@ export interface components {
             Meldungen: string[];
         };
         /** @enum {string} */
+        NoteType: "allgemein" | "telefonat" | "termin" | "beratung" | "wiedervorlage" | "beschwerde";
+        /** @enum {string} */
         PersonType: "natuerlich" | "juristisch";
+        /** @enum {string} */
+        Salutation: "herr" | "frau" | "divers" | "herr_und_frau" | "familie" | "fraeulein" | "firma" | "vereinigung";
         SearchQuery: {
-            mail?: string;
-            id?: string;
+            mail?: string | null;
+            id?: string | null;
         };
         SendeUnterschrifftenlinkAuftrag: {
             /** @enum {string} */
             Art: "maklervollmacht";
             /** @enum {string} */
             Kommunikationsweg: "sms" | "email";
-            Kommunikationsadresse?: string;
-            KundeId?: string;
+            Kommunikationsadresse?: string | null;
+            KundeId?: string | null;
         };
         VertragView: {
             Id: string;

@@ -264,6 +264,19 @@ export interface components {
             process_id: string;
         };
         ImportStatus: components["schemas"]["ImportPipelineStatus"] | "failed";
+        ImportWebhookEvent: {
+            /** @enum {string} */
+            type: "import.status_changed" | "import.processed" | "import.failed";
+            timestamp: string;
+            data: {
+                process_id: string;
+                status: components["schemas"]["ImportStatus"];
+                type: components["schemas"]["ImportFileType"];
+                broker: string;
+                failure_reason: string | null;
+                amount_of_records: number | null;
+            };
+        };
         WebhookAttemptView: {
             delivery_id: string;
             event_type: string;

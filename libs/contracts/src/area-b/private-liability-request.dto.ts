@@ -41,6 +41,22 @@ export const PRIVATE_LIABILITY_DEFAULTS = {
   desired_payment_mode: 'yearly',
 } as const satisfies Record<string, boolean | PaymentMode>;
 
+/**
+ * A pattern of the words in any letter case, umlauts composed or not (JSON Schema patterns take no flags; the
+ * service compares the NFC form in lower case).
+ */
+function inAnyCase(words: readonly string[]): string {
+  const letter = (character: string) => {
+    const cases = `${character.toLowerCase()}${character.toUpperCase()}`;
+    if (cases[0] === cases[1]) return character.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const base = character.normalize('NFD');
+    return base.length > 1
+      ? `(?:[${cases}]|[${base[0].toLowerCase()}${base[0].toUpperCase()}]${base.slice(1)})`
+      : `[${cases}]`;
+  };
+  return `^(?:${words.map((word) => [...word].map(letter).join('')).join('|')})$`;
+}
+
 const EPOCH_SECONDS = 'an integer number of seconds since 1970-01-01T00:00:00Z';
 
 /** Epoch seconds of a birth date: a whole number, not before 1900, not in the future; one message each. */
@@ -172,6 +188,11 @@ export class PrivateLiabilityCalculationRequest {
   @IsIn(PAYMENT_MODES, {
     message: `$property must be one of: ${PAYMENT_MODE_SPELLINGS.join(', ')}`,
   })
-  @JSONSchema({ type: 'string', enum: [...PAYMENT_MODE_SPELLINGS] })
+  // In place of IsIn's enum, which names only the values the spellings are normalised to.
+  @JSONSchema(() => ({
+    type: 'string',
+    pattern: inAnyCase(PAYMENT_MODE_SPELLINGS),
+    description: `One of ${PAYMENT_MODE_SPELLINGS.join(', ')}, in any letter case`,
+  }))
   desired_payment_mode?: PaymentMode;
 }

@@ -1,11 +1,11 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ADDRESS_TYPES, COUNTRIES, keysOf } from './enumerations.js';
-import { NAME_MAX } from './customer.dto.js';
+import { NAME_MAX, ReadOnly } from './customer.dto.js';
 
 /** Adresse as sent to addKundenAdresse and setKundenAdresse; Uri and Id are accepted and ignored. */
 export class AdresseInput {
-  @IsOptional() @IsString() Uri?: string;
-  @IsOptional() @IsString() Id?: string;
+  @IsOptional() @IsString() @ReadOnly() Uri?: string;
+  @IsOptional() @IsString() @ReadOnly() Id?: string;
 
   /** Required when adding; for address 0 (the main residence) ignored. */
   @IsOptional()

@@ -12,7 +12,18 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { CONTACT_CONTEXTS, CONTACT_KINDS, keysOf, NOTE_TYPES, SALUTATIONS } from './enumerations.js';
+import { JSONSchema } from 'class-validator-jsonschema';
+import {
+  CONTACT_CONTEXTS,
+  CONTACT_KINDS,
+  type ContactContext,
+  type ContactKind,
+  keysOf,
+  NOTE_TYPES,
+  type NoteType,
+  type Salutation,
+  SALUTATIONS,
+} from './enumerations.js';
 
 export const PERSON_TYPES = ['natuerlich', 'juristisch'] as const;
 export type PersonType = (typeof PERSON_TYPES)[number];
@@ -25,6 +36,19 @@ export const USER_NAME = /^[A-Za-z0-9._@-]{3,64}$/;
 
 /** A field that reads as a link (Uri) in responses and is ignored when sent back. */
 const dropLink = ({ value }: { value: unknown }) => (typeof value === 'string' ? undefined : value);
+
+/** A field the service sets (an id, a link): what a read answered may be sent back, and is ignored. */
+export const ReadOnly = () => JSONSchema({ readOnly: true });
+
+/** A yes-or-no field that null leaves as stored, as if it were absent (it cannot be cleared). */
+const KeptByNull = () => JSONSchema({ description: 'null keeps the stored value' });
+
+/** The link a read answers with in place of the entries, which a write ignores. */
+const ENTRIES_LINK = {
+  type: 'string',
+  readOnly: true,
+  description: 'The link getKunde answers with; ignored',
+} as const;
 
 export class KundePersonInput {
   /** Required by addKunde; setKunde keeps the stored type when it is absent. */
@@ -47,8 +71,8 @@ export class KundePersonInput {
 
 export class KontaktdatensatzInput {
   /** Read-only (Uri, Id): accepted and ignored, so a record read can be sent back. */
-  @IsOptional() @IsString() Uri?: string;
-  @IsOptional() @IsString() Id?: string;
+  @IsOptional() @IsString() @ReadOnly() Uri?: string;
+  @IsOptional() @IsString() @ReadOnly() Id?: string;
 
   @IsIn(CONTACT_CONTEXTS)
   Kontext!: (typeof CONTACT_CONTEXTS)[number];
@@ -68,8 +92,8 @@ export class KontaktdatensatzInput {
 
 /** setKundenKontaktdatensatz: only Value and Standard are taken into account (spec); the rest is ignored. */
 export class KontaktdatensatzUpdate {
-  @IsOptional() @IsString() Uri?: string;
-  @IsOptional() @IsString() Id?: string;
+  @IsOptional() @IsString() @ReadOnly() Uri?: string;
+  @IsOptional() @IsString() @ReadOnly() Id?: string;
   @IsOptional() @IsString() Kontext?: string;
   @IsOptional() @IsString() Typ?: string;
 
@@ -105,15 +129,15 @@ export class Benachrichtigung {
 
 /** Kunde as sent to addKunde and setKunde. Read-only fields (Id, Vermittler, links) are accepted and ignored. */
 export class KundeInput {
-  @IsOptional() @IsString() Id?: string;
-  @IsOptional() @IsString() Vermittler?: string;
+  @IsOptional() @IsString() @ReadOnly() Id?: string;
+  @IsOptional() @IsString() @ReadOnly() Vermittler?: string;
 
   @IsOptional()
   @IsIn(keysOf(SALUTATIONS))
-  Anrede?: string;
+  Anrede?: Salutation | null;
 
-  @IsOptional() @IsBoolean() PerDu?: boolean;
-  @IsOptional() @IsBoolean() Verstorben?: boolean;
+  @IsOptional() @IsBoolean() @KeptByNull() PerDu?: boolean;
+  @IsOptional() @IsBoolean() @KeptByNull() Verstorben?: boolean;
 
   /** Date; an empty string clears it. */
   @IsOptional()
@@ -140,11 +164,12 @@ export class KundeInput {
   @ArrayMaxSize(50)
   @ValidateNested({ each: true })
   @Type(() => KontaktdatensatzInput)
+  @JSONSchema(({ nullable, ...entries }) => ({ anyOf: [entries, ENTRIES_LINK], nullable }))
   Kontaktdaten?: KontaktdatensatzInput[];
 
-  @IsOptional() @IsString() Adressen?: string;
-  @IsOptional() @IsString() Vertraege?: string;
-  @IsOptional() @IsString() Maklervollmacht?: string;
+  @IsOptional() @IsString() @ReadOnly() Adressen?: string;
+  @IsOptional() @IsString() @ReadOnly() Vertraege?: string;
+  @IsOptional() @IsString() @ReadOnly() Maklervollmacht?: string;
 
   /** A note to add to the customer (setKunde: only when it differs from the latest one). */
   @IsOptional()
@@ -164,7 +189,7 @@ export class KundeInput {
 export interface KundeView {
   Id: string;
   Vermittler: string;
-  Anrede: string | null;
+  Anrede: Salutation | null;
   PerDu: boolean;
   Verstorben: boolean;
   KundenbeziehungBeendetAm: string | null;
@@ -174,7 +199,7 @@ export interface KundeView {
   Adressen: string;
   Vertraege: string;
   Maklervollmacht?: string;
-  Notizen: { Typ: string; Text: string } | null;
+  Notizen: { Typ: NoteType; Text: string } | null;
   Mitteilungen: Required<Omit<Benachrichtigung, 'Passwort'>>;
 }
 
@@ -195,8 +220,8 @@ export interface KundePersonView {
 export interface KontaktdatensatzView {
   Uri: string;
   Id: string;
-  Kontext: string;
-  Typ: string;
+  Kontext: ContactContext;
+  Typ: ContactKind;
   Value: string;
   Standard: boolean;
 }

@@ -1,5 +1,6 @@
 import { JSONSchema } from 'class-validator-jsonschema';
 import { IsDefined, IsOptional } from 'class-validator';
+import { ReadOnly } from './customer.dto.js';
 
 /** The value types of a customer detail (Kundendetail.Type). */
 export const DETAIL_TYPES = ['zahl', 'datum', 'auswahl', 'text', 'betrag_2', 'boolean'] as const;
@@ -15,11 +16,11 @@ export class KundendetailInput {
   }))
   Value!: unknown;
 
-  @IsOptional() Id?: unknown;
-  @IsOptional() ID?: unknown;
-  @IsOptional() Name?: unknown;
-  @IsOptional() Type?: unknown;
-  @IsOptional() Uri?: unknown;
+  @IsOptional() @ReadOnly() Id?: unknown;
+  @IsOptional() @ReadOnly() ID?: unknown;
+  @IsOptional() @ReadOnly() Name?: unknown;
+  @IsOptional() @ReadOnly() Type?: unknown;
+  @IsOptional() @ReadOnly() Uri?: unknown;
 }
 
 export interface KundendetailView {

@@ -10,8 +10,7 @@ export interface EnumerationItem {
 const items = (entries: Record<string, string>): readonly EnumerationItem[] =>
   Object.entries(entries).map(([Value, Text]) => ({ Value, Text }));
 
-/** getAnreden. The keys the GDV import writes (Anredeschlüssel) are among them. */
-export const SALUTATIONS = items({
+const SALUTATION_TEXTS = {
   herr: 'Herr',
   frau: 'Frau',
   divers: 'Divers',
@@ -20,29 +19,40 @@ export const SALUTATIONS = items({
   fraeulein: 'Fräulein',
   firma: 'Firma',
   vereinigung: 'Vereinigung',
-});
+} as const;
+export type Salutation = keyof typeof SALUTATION_TEXTS;
 
-/** getKundenKontaktarten. */
-export const CONTACT_KINDS = items({
+/** getAnreden. The keys the GDV import writes (Anredeschlüssel) are among them. */
+export const SALUTATIONS = items(SALUTATION_TEXTS);
+
+const CONTACT_KIND_TEXTS = {
   telefon: 'Telefon',
   mobil: 'Mobiltelefon',
   email: 'E-Mail',
   fax: 'Fax',
   website: 'Website',
-});
+} as const;
+export type ContactKind = keyof typeof CONTACT_KIND_TEXTS;
+
+/** getKundenKontaktarten. */
+export const CONTACT_KINDS = items(CONTACT_KIND_TEXTS);
 
 /** The context of a contact entry (Kontaktdatensatz.Kontext). */
 export const CONTACT_CONTEXTS = ['privat', 'geschaeftlich'] as const;
+export type ContactContext = (typeof CONTACT_CONTEXTS)[number];
 
-/** getKundenNotizTypen. */
-export const NOTE_TYPES = items({
+const NOTE_TYPE_TEXTS = {
   allgemein: 'Allgemeine Notiz',
   telefonat: 'Telefonat',
   termin: 'Termin',
   beratung: 'Beratungsprotokoll',
   wiedervorlage: 'Wiedervorlage',
   beschwerde: 'Beschwerde',
-});
+} as const;
+export type NoteType = keyof typeof NOTE_TYPE_TEXTS;
+
+/** getKundenNotizTypen. */
+export const NOTE_TYPES = items(NOTE_TYPE_TEXTS);
 
 /** getAdresstypen. `hauptwohnsitz` is the main residence, always address 0 of a customer. */
 export const ADDRESS_TYPES = items({

@@ -11,7 +11,7 @@ import {
 } from 'class-validator';
 import { EMAIL_ADDRESS, PHONE_NUMBER, POSTAL_CODE, WEBSITE } from './contact-patterns.js';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { NAME_MAX, TEXT_MAX, VALUE_MAX } from './customer.dto.js';
+import { NAME_MAX, ReadOnly, TEXT_MAX, VALUE_MAX } from './customer.dto.js';
 import { FromSizeParams } from './search.dto.js';
 import { BROKER_NUMBER } from '../admin/admin-requests.js';
 
@@ -19,18 +19,25 @@ import { BROKER_NUMBER } from '../admin/admin-requests.js';
 const trimmed = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
-/** The decorators of one field, applied in order. */
-function field(...decorators: PropertyDecorator[]): PropertyDecorator {
-  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
+/** The decorators of one field, applied in order (JSONSchema's take the key as a string). */
+function field(...decorators: ((target: object, key: string) => void)[]): PropertyDecorator {
+  return (target, key) => decorators.forEach((decorate) => decorate(target, String(key)));
 }
 
 /** A text that an empty or blank string (or null) clears; otherwise it must match `pattern` when one is given. */
 function ClearableText(maxLength: number, pattern?: { regex: RegExp; message: string }): PropertyDecorator {
   const format = pattern
-    ? [ValidateIf((_object, value) => value !== ''), Matches(pattern.regex, { message: pattern.message })]
+    ? [
+        ValidateIf((_object, value) => value !== ''),
+        Matches(pattern.regex, { message: pattern.message }),
+        JSONSchema({ pattern: blankOr(pattern.regex) }),
+      ]
     : [];
   return field(trimmed(), IsOptional(), IsString(), MaxLength(maxLength), ...format);
 }
+
+/** The pattern of a value as sent: `regex` with blanks around it (they are trimmed), or blanks only. */
+const blankOr = (regex: RegExp) => `^\\s*(?:${regex.source.replace(/^\^/, '').replace(/\$$/, '')})?\\s*$`;
 
 const PostalCode = () =>
   ClearableText(5, { regex: POSTAL_CODE, message: 'PLZ must be a postal code of five digits' });
@@ -47,6 +54,7 @@ const RequiredText = (clearMessage: string) =>
     IsString(),
     IsNotEmpty({ message: clearMessage }),
     MaxLength(NAME_MAX),
+    JSONSchema({ pattern: '\\S' }), // not blank: the value is taken trimmed
   );
 
 /** The address of a sub-broker, the nested form of Strasse, PLZ and Ort. */
@@ -71,6 +79,9 @@ export class UntervermittlerKommunikationsdaten {
  * the same value.
  */
 export class UntervermittlerdatensatzInput {
+  /** The broker's own number, as getVermittler answers it: when sent, it must name the broker being changed. */
+  @IsOptional() @IsString() @ReadOnly() Vermittler?: string;
+
   /** The number of the broker to place this sub-broker under. */
   @RequiredText('Uebervermittler cannot be cleared: a sub-broker always has a superior broker')
   Uebervermittler?: string;

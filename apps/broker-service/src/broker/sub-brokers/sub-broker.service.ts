@@ -61,6 +61,7 @@ export class SubBrokerService {
   async create(caller: SvcPrincipal, input: UntervermittlerAnlageInput): Promise<UntervermittlerView> {
     const name = input.Name;
     if (name === undefined) throw DomainError.validation(['Name is required']);
+    refuseOtherNumber(input, input.Vermittlernummer, 'the Vermittlernummer');
     const profile: BrokerProfile = {};
     for (const [column, value] of subBrokerChanges(input))
       if (column !== 'name') profile[PROFILE_FIELD_OF_COLUMN[column]] = value;
@@ -109,6 +110,7 @@ export class SubBrokerService {
     brokerNumber: string,
     input: UntervermittlerdatensatzInput,
   ): Promise<UntervermittlerView> {
+    refuseOtherNumber(input, brokerNumber, 'the broker of the path');
     const changes: Map<SubBrokerColumn | 'parent_id', string | null> = subBrokerChanges(input);
     return this.db.transaction(async (tx) => {
       const parentNumber = input.Uebervermittler;
@@ -144,4 +146,10 @@ export class SubBrokerService {
       ]);
     return parentId;
   }
+}
+
+/** Vermittler is read-only: a body read from getVermittler may carry it, but only with the broker's own number. */
+function refuseOtherNumber(input: UntervermittlerdatensatzInput, number: string, what: string): void {
+  if (input.Vermittler != null && input.Vermittler !== number)
+    throw DomainError.validation([`Vermittler ${input.Vermittler} is not ${number}, ${what}`]);
 }

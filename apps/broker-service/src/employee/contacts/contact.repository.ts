@@ -1,10 +1,11 @@
+import type { ContactContext, ContactKind } from '@broker/contracts';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
 export interface ContactRecord {
   id: string;
-  context: string;
-  type: string;
+  context: ContactContext;
+  type: ContactKind;
   value: string;
   standard: boolean;
 }

@@ -90,7 +90,7 @@ function completed(
   const natural = type === 'natuerlich';
   const notify = input.Mitteilungen;
   const fields: CustomerFields = {
-    salutation: input.Anrede ?? stored.salutation,
+    salutation: input.Anrede === undefined ? stored.salutation : input.Anrede,
     perDu: input.PerDu ?? stored.perDu,
     deceased: input.Verstorben ?? stored.deceased,
     relationshipEndedOn: date(

@@ -1,3 +1,4 @@
+import type { NoteType, Salutation } from '@broker/contracts';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { visibleBrokersCte } from '@broker/inventory';
@@ -5,7 +6,7 @@ import type { EmployeeScope } from '../employee-scope.js';
 
 /** The stored customer fields the employee service reads and writes (dates as YYYY-MM-DD text). */
 export interface CustomerFields {
-  salutation: string | null;
+  salutation: Salutation | null;
   perDu: boolean;
   deceased: boolean;
   relationshipEndedOn: string | null;
@@ -30,7 +31,7 @@ export interface CustomerRecord extends CustomerFields {
   id: string;
   brokerNumber: string;
   mandateArchiveEntryId: string | null;
-  note: { type: string; text: string } | null;
+  note: { type: NoteType; text: string } | null;
 }
 
 const COLUMNS: Record<keyof CustomerFields, string> = {
