@@ -1,4 +1,10 @@
-export { DATABASE_NAME, resolvePostgres, startPrivatePostgres } from './postgres.js';
+export {
+  checkoutDatabaseName,
+  checkoutName,
+  checkoutRedisPrefixes,
+  DATABASE_NAME,
+} from './checkout-names.js';
+export { resolvePostgres, startPrivatePostgres } from './postgres.js';
 export { findFreePort, stopChild } from './process-tools.js';
 export { resolveRedis, startPrivateRedis } from './redis.js';
 export { type LocalServices, redactUrl, resolveServices } from './services.js';

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { findFreePort } from './process-tools.js';
 import { pingRedis } from './redis.js';
 import {
+  checkoutDatabaseName,
   resolvePostgres,
   resolveRedis,
   type RestartableService,
@@ -70,16 +71,25 @@ describe('private servers for tests', () => {
     expect(await pingRedis(redis.port)).toBe(true);
   });
 
-  it('resolves to a server already running on the probed port, creating broker_platform', async () => {
+  it('resolves to a server already running on the probed port, creating the checkout’s own database', async () => {
     const stateDir = path.join(dir, 'unused-state');
     const pg = await resolvePostgres({ stateDir, env: {}, ...quiet, localPort: postgres.port });
     const rd = await resolveRedis({ stateDir, env: {}, ...quiet, localPort: redis.port });
 
     expect(pg).toMatchObject({
       source: 'local',
-      url: `postgres://postgres@127.0.0.1:${postgres.port}/broker_platform`,
+      url: `postgres://postgres@127.0.0.1:${postgres.port}/${checkoutDatabaseName(stateDir)}`,
     });
     expect(await selectOne(pg.url)).toBe(1);
+    // Another checkout on the same server gets a database of its own.
+    const other = await resolvePostgres({
+      stateDir: path.join(dir, 'other-checkout', '.local'),
+      env: {},
+      ...quiet,
+      localPort: postgres.port,
+    });
+    expect(other.url).not.toBe(pg.url);
+    expect(await selectOne(other.url)).toBe(1);
     expect(rd).toMatchObject({ source: 'local', url: redis.url });
     await Promise.all([pg.stop(), rd.stop()]);
     expect(await pingRedis(redis.port)).toBe(true); // stop() leaves a server it did not start alone
@@ -116,7 +126,9 @@ describe('resolving the services', () => {
     const pg = await resolvePostgres(options);
     try {
       expect(pg.source).toBe('embedded');
-      expect(pg.url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/broker_platform$/);
+      expect(pg.url).toMatch(
+        new RegExp(`^postgres://postgres@127\\.0\\.0\\.1:\\d+/${checkoutDatabaseName(stateDir)}$`),
+      );
       await withClient(pg.url, (client) =>
         client.query('CREATE TABLE kept (id int); INSERT INTO kept VALUES (7)'),
       );

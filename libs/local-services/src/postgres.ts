@@ -17,9 +17,9 @@ import {
   succeeds,
   waitUntilReady,
 } from './process-tools.js';
+import { checkoutDatabaseName } from './checkout-names.js';
 import type { ResolveOptions, RestartableService, ServiceHandle } from './types.js';
 
-export const DATABASE_NAME = 'broker_platform';
 const LOCAL_PORT = 5432;
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -132,7 +132,7 @@ async function assertNoServerRunning(dataDir: string): Promise<void> {
   throw new Error(
     `PostgreSQL is already running on ${dataDir} (pid ${running.pid}, port ${running.port}), started by another ` +
       `run: stop that run (or kill ${running.pid}), or share the server with ` +
-      `DATABASE_URL=${postgresUrl(Number(running.port), DATABASE_NAME)}`,
+      `DATABASE_URL=${postgresUrl(Number(running.port), checkoutDatabaseName(path.dirname(dataDir)))}`,
   );
 }
 
@@ -260,27 +260,29 @@ async function startEmbeddedPostgres(options: ResolveOptions): Promise<ServiceHa
     throwAway: false,
     log: options.log,
   });
+  const database = checkoutDatabaseName(options.stateDir);
   try {
-    await ensureDatabase(server.port, DATABASE_NAME);
+    await ensureDatabase(server.port, database);
   } catch (error) {
     await server.stop();
     throw error;
   }
-  return { url: postgresUrl(server.port, DATABASE_NAME), source: 'embedded', stop: () => server.stop() };
+  return { url: postgresUrl(server.port, database), source: 'embedded', stop: () => server.stop() };
 }
 
 /**
  * PostgreSQL for the dev tools: DATABASE_URL when set; else the server on 127.0.0.1:5432 (user postgres, trust);
- * else an embedded PostgreSQL whose data persists in `<stateDir>/postgres`. Creates `broker_platform` when missing,
- * except in a server named by DATABASE_URL.
+ * else an embedded PostgreSQL whose data persists in `<stateDir>/postgres`. Creates the checkout's own database
+ * (`broker_platform_<checkout>_<hash>`, checkout-names.ts) when missing, except in a server named by DATABASE_URL.
  */
 export async function resolvePostgres(options: ResolveOptions): Promise<ServiceHandle> {
   const fromEnv = options.env.DATABASE_URL;
   if (fromEnv) return { url: fromEnv, source: 'env', stop: stopNothing };
   const localPort = options.localPort ?? LOCAL_PORT;
   if (await localServerUsable(localPort, options.log)) {
-    await ensureDatabase(localPort, DATABASE_NAME);
-    return { url: postgresUrl(localPort, DATABASE_NAME), source: 'local', stop: stopNothing };
+    const database = checkoutDatabaseName(options.stateDir);
+    await ensureDatabase(localPort, database);
+    return { url: postgresUrl(localPort, database), source: 'local', stop: stopNothing };
   }
   return startEmbeddedPostgres(options);
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DATABASE_NAME, findWorkspaceRoot } from '@broker/local-services';
+import { checkoutDatabaseName, findWorkspaceRoot } from '@broker/local-services';
 import { developmentDefaults } from './dev-environment.js';
 
 /**
@@ -11,7 +11,8 @@ import { developmentDefaults } from './dev-environment.js';
 function main(): void {
   const stateDir = path.join(findWorkspaceRoot(__dirname), '.local');
   const values: Record<string, string> = {
-    DATABASE_URL: process.env.DATABASE_URL || `postgres://postgres@127.0.0.1:5432/${DATABASE_NAME}`,
+    DATABASE_URL:
+      process.env.DATABASE_URL || `postgres://postgres@127.0.0.1:5432/${checkoutDatabaseName(stateDir)}`,
     REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     ...developmentDefaults(stateDir),
   };

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LocalServices } from '@broker/local-services';
+import { checkoutRedisPrefixes, type LocalServices } from '@broker/local-services';
 
 /** Development values with no safe default, generated once per checkout into `<stateDir>/dev-secrets.json`. */
 interface DevelopmentSecrets {
@@ -95,6 +95,8 @@ export function developmentDefaults(stateDir: string): Record<string, string> {
     ADMIN_CONSOLE_BASE_URL: DEV_CONSOLE_URL,
     ADMIN_SESSION_SECRET: secrets.ADMIN_SESSION_SECRET,
     IMPORT_STORAGE_DIR: path.join(stateDir, 'import-files'),
+    // This checkout's own keys in a Redis other checkouts on the machine may share (its database is its own too).
+    ...checkoutRedisPrefixes(stateDir),
     // Webhooks to a receiver on this machine (a portal in development): loopback and plain http, development only.
     WEBHOOK_ALLOWED_HOSTS: DEV_WEBHOOK_HOSTS,
     IMPORT_WEBHOOK_ALLOW_HTTP: 'true',
