@@ -88,6 +88,9 @@ const DEFAULT_PORT = 8080;
 /** IMPORT_MAX_UPLOAD_BYTES's default; the gateway lets uploads of that size and their form through. */
 const DEFAULT_MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
 
+/** The port of `pnpm start`'s gateway: GATEWAY_PORT, else 8080. */
+export const localGatewayPort = (): number => Number(process.env.GATEWAY_PORT || DEFAULT_PORT);
+
 /** The gateway of `pnpm start` in `<stateDir>/gateway`, when nginx is installed or can be; else why not. */
 export function planLocalGateway(
   upstreamPorts: Record<keyof GatewayUpstreams, number>,
@@ -95,7 +98,7 @@ export function planLocalGateway(
 ): LocalGateway | { missing: string } {
   if (!ensureNginx())
     return { missing: 'nginx is not installed (apt-get install nginx-light as root starts it next time)' };
-  const port = Number(process.env.GATEWAY_PORT || DEFAULT_PORT);
+  const port = localGatewayPort();
   const maxUpload = Number(process.env.IMPORT_MAX_UPLOAD_BYTES || DEFAULT_MAX_UPLOAD_BYTES);
   const local = (servicePort: number) => `127.0.0.1:${servicePort}`;
   const gatewayDir = path.join(stateDir, 'gateway');

@@ -8,7 +8,7 @@ import { findWorkspaceRoot, type LocalServices, resolveServices, stopChild } fro
 import { portOf, suite, type SuiteProcess } from './suite.js';
 import { DEV_ADMIN_OAUTH_ISSUER, developmentEnvironment, developmentSecrets } from './dev-environment.js';
 import { DEV_CONSOLE_PEOPLE, startDevLogin } from './dev-login.js';
-import { ensureNginx, planLocalGateway } from './local-gateway.js';
+import { ensureNginx, localGatewayPort, planLocalGateway } from './local-gateway.js';
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -219,12 +219,24 @@ async function startConsoleLogin(env: NodeJS.ProcessEnv, launches: Launch[]): Pr
   return `Operator console: ${env.ADMIN_CONSOLE_BASE_URL}/ (development login at ${DEV_ADMIN_OAUTH_ISSUER}: ${people.join(', ')})`;
 }
 
+/**
+ * Where the links of mails and SMS send customers (the password and signing pages): the gateway, or without nginx
+ * the broker service itself, unless the caller set CUSTOMER_BASE_URL. A line for the summary.
+ */
+function setCustomerBaseUrl(env: NodeJS.ProcessEnv, launches: Launch[]): string {
+  if (!env.CUSTOMER_BASE_URL) {
+    const broker = launches.find((launch) => launch.name === 'broker-service')!;
+    env.CUSTOMER_BASE_URL = `http://127.0.0.1:${ensureNginx() ? localGatewayPort() : broker.port}`;
+  }
+  return `Customer pages (the links in mails and SMS): ${env.CUSTOMER_BASE_URL}/service/{tenant}/...`;
+}
+
 /** A path as the summary shows it: from the directory `pnpm start` ran in. */
 function relativePath(target: string): string {
   return path.relative(process.cwd(), target) || '.';
 }
 
-function printLinks(launches: Launch[], gatewayLine: string): void {
+function printLinks(launches: Launch[], notes: string): void {
   const width = Math.max(...launches.map((launch) => launch.name.length)) + 2;
   const lines = launches.flatMap((launch) =>
     launch.links.map((link, index) => {
@@ -234,9 +246,7 @@ function printLinks(launches: Launch[], gatewayLine: string): void {
   );
   const logs = `Logs (JSON lines): ${relativePath(LOG_DIR)}/<process>.log`;
   console.log(
-    ['', 'The broker platform is running:', ...lines, '', gatewayLine, logs, 'Press Ctrl+C to stop', ''].join(
-      '\n',
-    ),
+    ['', 'The broker platform is running:', ...lines, '', notes, logs, 'Press Ctrl+C to stop', ''].join('\n'),
   );
 }
 
@@ -249,10 +259,11 @@ async function main(supervisor: Supervisor): Promise<void> {
   await supervisor.runStep('Migrating the database', [dbCli, 'migrate'], env);
   await supervisor.runStep('Seeding the demo data', [dbCli, 'seed'], env);
   const consoleLine = await startConsoleLogin(env, launches);
+  const customerLine = setCustomerBaseUrl(env, launches);
   for (const launch of launches) supervisor.launch(launch, env);
   await waitUntilReady(launches, supervisor);
   const gatewayLine = await startGateway(launches, supervisor);
-  if (!supervisor.isStopping) printLinks(launches, `${gatewayLine}\n${consoleLine}`);
+  if (!supervisor.isStopping) printLinks(launches, [gatewayLine, consoleLine, customerLine].join('\n'));
 }
 
 const supervisor = new Supervisor();

@@ -61,6 +61,10 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
         '/admin/v1/... (access log .local/gateway/access.log, its errors in .local/logs/gateway.log)',
     );
     expect(summary).toContain('Logs (JSON lines): .local/logs/<process>.log');
+    // The links of mails and SMS lead through the gateway, whatever BROKER_PORT is.
+    expect(summary).toContain(
+      `Customer pages (the links in mails and SMS): http://127.0.0.1:${gatewayPort}/service/{tenant}/...`,
+    );
     expect(output).not.toMatch(/^\{"level"/m);
   });
 
