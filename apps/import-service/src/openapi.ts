@@ -1,6 +1,50 @@
 import { apiErrors, RESPONSE_SCHEMAS } from '@broker/contracts';
-import { type OpenApiDocumentSettings, wwwAuthenticateHeader } from '@broker/platform';
+import {
+  type CallbackOperation,
+  type OpenApiDocumentSettings,
+  wwwAuthenticateHeader,
+} from '@broker/platform';
+import { DELIVERY_TIMEOUT_MS } from './webhooks/webhook-sender.js';
 import type { ImportConfig } from './config.js';
+
+/** How a delivery reaches the endpoint: the registration's callback in the document. */
+const DELIVERY: CallbackOperation = {
+  operationId: 'deliverImportEvent',
+  summary: 'A delivery: one event, signed per Standard Webhooks 1.0',
+  parameters: [
+    {
+      name: 'webhook-id',
+      in: 'header',
+      required: true,
+      description: 'The same on every attempt of one delivery',
+      schema: { type: 'string' },
+    },
+    {
+      name: 'webhook-timestamp',
+      in: 'header',
+      required: true,
+      description: 'When this attempt was sent (epoch seconds)',
+      schema: { type: 'integer' },
+    },
+    {
+      name: 'webhook-signature',
+      in: 'header',
+      required: true,
+      description:
+        '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret, space-separated (two while a rotated secret is valid)',
+      schema: { type: 'string' },
+    },
+  ],
+  requestBody: {
+    required: true,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ImportWebhookEvent' } } },
+  },
+  responses: {
+    '2XX': {
+      description: `Received. Any other answer, or none within ${DELIVERY_TIMEOUT_MS / 1000} s, is retried (docs/import-events.md)`,
+    },
+  },
+};
 
 /**
  * The import service's OpenAPI 3.0 description (the spec names no path for it): GET /api/v1/openapi.json. Its
@@ -34,6 +78,7 @@ export function importOpenApi(config: Pick<ImportConfig, 'IMPORT_OAUTH_TOKEN_URL
       },
     },
     security: [{ oauth2: ['service.imports'] }],
+    callbacks: { createWebhookEndpoint: { importEvent: { '{$request.body#/url}': { post: DELIVERY } } } },
     schemas: RESPONSE_SCHEMAS,
     servers: [{ url: '/api/v1', description: 'The import service' }],
     errors: {

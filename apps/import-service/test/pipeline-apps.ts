@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import { parseConfig } from '@broker/config';
 import { createHttpApp } from '@broker/platform';
+import { importHttpSettings } from '../src/http-settings.js';
 import {
   createImportTestEnvironment,
   createTestDatabase,
@@ -38,7 +39,9 @@ export async function startPipelineApps(env: Record<string, string> = {}): Promi
   const environment = await createImportTestEnvironment();
   const redis = createTestRedisNamespace();
   const variables = { ...importPipelineTestEnv(environment, database.url, redis), ...env };
-  const api = await createHttpApp(AppModule.forRoot(parseConfig(importEnvShape, variables)));
+  const config = parseConfig(importEnvShape, variables);
+  // With its document, as the service runs: the e2e checks compare every exchange with it.
+  const api = await createHttpApp(AppModule.forRoot(config), importHttpSettings(config));
   await api.init();
   const worker = await createHttpApp(WorkerModule.forRoot(parseConfig(importWorkerEnvShape, variables)));
   await worker.init();

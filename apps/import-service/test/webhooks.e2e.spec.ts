@@ -11,7 +11,7 @@ import request from 'supertest';
 import type { App } from 'supertest/types.js';
 import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
 import { findFreePort } from '@broker/local-services';
-import { type ImportTestEnvironment, waitFor } from '@broker/testing';
+import { type ImportTestEnvironment, undocumentedCallback, waitFor } from '@broker/testing';
 import { type PipelineApps, startPipelineApps } from './pipeline-apps.js';
 
 const WORKER_ENTRY = path.resolve(__dirname, '../dist/worker.js');
@@ -213,6 +213,26 @@ describe('webhooks of import processes (Standard Webhooks 1.0, outbox, BullMQ de
     );
     const payloads = receiver.accepted('/own', own.secret);
     expect(statusesOf(payloads, processId)).toEqual(THROUGH_PROCESSED);
+    // Each delivery is what the document's callback of createWebhookEndpoint describes; a changed one is not.
+    const delivered = receiver.received.filter((entry) => entry.path === '/own');
+    const described = (delivery: { headers: Record<string, string | string[] | undefined>; body: string }) =>
+      undocumentedCallback(
+        api.getHttpServer(),
+        '/api/v1/openapi.json',
+        'createWebhookEndpoint',
+        'importEvent',
+        delivery,
+      );
+    for (const delivery of delivered) expect(await described(delivery)).toBeUndefined();
+    const [first] = delivered;
+    expect(
+      await described({ ...first!, body: first!.body.replace(/"status":"[a-z]+"/, '"status":"geraten"') }),
+    ).toMatch(
+      /the body does not match its schema: data\/data\/status must be equal to one of the allowed values/,
+    );
+    expect(
+      await described({ ...first!, headers: { ...first!.headers, 'webhook-timestamp': 'gestern' } }),
+    ).toMatch(/the header webhook-timestamp is missing or not of its schema/);
     expect(payloads.filter((payload) => payload.type === 'import.processed')).toEqual([
       expect.objectContaining({
         data: expect.objectContaining({ process_id: processId, status: 'processed' }),

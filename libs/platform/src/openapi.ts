@@ -11,6 +11,8 @@ export type SchemaObject = NonNullable<NonNullable<OpenAPIObject['components']>[
 type PathItem = OpenAPIObject['paths'][string];
 type Operation = NonNullable<PathItem['get']>;
 type ParameterObject = Extract<NonNullable<Operation['parameters']>[number], { in: string }>;
+/** An operation of a callback: a request the service sends (a webhook delivery). */
+export type CallbackOperation = Operation;
 type ResponseObject = Extract<Operation['responses'][string], { description: string }>;
 type HeaderObject = NonNullable<ResponseObject['headers']>[string];
 
@@ -55,6 +57,8 @@ export interface OpenApiSettings {
    * having them, and the schema of any path parameter whose pipe accepts only some values.
    */
   pathParameters?: Record<string, { description?: string; example?: string; schema?: SchemaObject }>;
+  /** The callbacks of operations, by operationId: the requests the service sends after them (webhook deliveries). */
+  callbacks?: Record<string, NonNullable<Operation['callbacks']>>;
   errors: OpenApiErrors;
 }
 
@@ -222,6 +226,8 @@ function completeOperation(path: string, operation: Operation, settings: OpenApi
     };
   }
   operation.responses['500'] ??= SERVER_FAULT;
+  const callbacks = settings.callbacks?.[operation.operationId ?? ''];
+  if (callbacks) operation.callbacks = callbacks;
   if (settings.publicOperations?.includes(operation.operationId ?? '')) operation.security = [];
 }
 

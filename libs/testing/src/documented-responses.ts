@@ -30,6 +30,8 @@ interface Parameter {
 }
 
 interface Operation {
+  operationId?: string;
+  callbacks?: Record<string, Record<string, Record<string, Operation>>>;
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: object }> };
   responses: Record<string, DeclaredResponse>;
@@ -218,6 +220,42 @@ export async function undocumentedRequest(
       'a test of a rule the document cannot express says so with refusedByRule()'
     );
   return undefined;
+}
+
+/**
+ * What is wrong with a request the service sent (a webhook delivery) for the callback `name` of the operation
+ * `operationId` in the document `app` serves at `documentPath`: a required header missing or not of its schema, or
+ * a JSON body its schema refuses. Undefined when the document describes it.
+ */
+export async function undocumentedCallback(
+  app: object,
+  documentPath: string,
+  operationId: string,
+  name: string,
+  delivery: { headers: Record<string, string | string[] | undefined>; body: string },
+): Promise<string | undefined> {
+  const check = await documentOf(app, documentPath);
+  const operation = Object.values(check?.document.paths ?? {})
+    .flatMap((item) => Object.values(item))
+    .find((candidate) => candidate.operationId === operationId);
+  const expression = Object.values(operation?.callbacks?.[name] ?? {})[0];
+  const callback = expression?.post;
+  if (!check || !callback) return `${operationId} has no callback ${name} with a POST`;
+  const headers = Object.fromEntries(
+    Object.entries(delivery.headers).flatMap(([header, value]) =>
+      typeof value === 'string' ? [[header, value]] : [],
+    ),
+  );
+  const parameter = undocumentedParameter(check, callback, 'http://localhost/', {
+    pathValues: new Map(),
+    headers,
+  });
+  if (parameter) return `callback ${name}: the header ${parameter} is missing or not of its schema`;
+  const schema = callback.requestBody?.content?.['application/json']?.schema;
+  if (!schema) return `callback ${name}: no JSON body is declared`;
+  const validate = validatorOf(check, schema);
+  if (validate(JSON.parse(delivery.body))) return undefined;
+  return `callback ${name}: the body does not match its schema: ${check.ajv.errorsText(validate.errors)}`;
 }
 
 /** The first parameter (path, query or header) the request lacks or has in a form its document refuses, if any. */

@@ -10,7 +10,7 @@ import {
   Req,
   UseGuards,
 } from '@nestjs/common';
-import { ApiOperation, type OpenAPIObject } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
   CreateWebhookEndpoint,
@@ -20,7 +20,6 @@ import {
 } from '@broker/contracts';
 import { OAuthBearerGuard, principalOf } from '@broker/auth';
 import { ApiJsonAnswer } from '@broker/platform';
-import { DELIVERY_TIMEOUT_MS } from './webhook-sender.js';
 import { WebhooksService } from './webhooks.service.js';
 
 const EndpointId = new ParseUUIDPipe({ version: '4' });
@@ -29,45 +28,6 @@ const EndpointId = new ParseUUIDPipe({ version: '4' });
  * Beyond the spec: webhook endpoints of the broker the token acts for, signed per Standard Webhooks 1.0. An
  * endpoint gets the events it asks for of the processes of its broker and of every broker below it.
  */
-/** How a delivery reaches the endpoint: the registration's callback in the document. */
-const DELIVERY: NonNullable<OpenAPIObject['paths'][string]['post']> = {
-  operationId: 'deliverImportEvent',
-  summary: 'A delivery: one event, signed per Standard Webhooks 1.0',
-  parameters: [
-    {
-      name: 'webhook-id',
-      in: 'header',
-      required: true,
-      description: 'The same on every attempt of one delivery',
-      schema: { type: 'string' },
-    },
-    {
-      name: 'webhook-timestamp',
-      in: 'header',
-      required: true,
-      description: 'When this attempt was sent (epoch seconds)',
-      schema: { type: 'integer' },
-    },
-    {
-      name: 'webhook-signature',
-      in: 'header',
-      required: true,
-      description:
-        '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret, space-separated (two while a rotated secret is valid)',
-      schema: { type: 'string' },
-    },
-  ],
-  requestBody: {
-    required: true,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/ImportWebhookEvent' } } },
-  },
-  responses: {
-    '2XX': {
-      description: `Received. Any other answer, or none within ${DELIVERY_TIMEOUT_MS / 1000} s, is retried (docs/import-events.md)`,
-    },
-  },
-};
-
 @Controller('api/v1/webhooks')
 @UseGuards(OAuthBearerGuard)
 export class WebhooksController {
@@ -76,7 +36,7 @@ export class WebhooksController {
   @ApiOperation({
     operationId: 'createWebhookEndpoint',
     summary: 'Registers a webhook endpoint; the answer carries its signing secret, shown only here',
-    callbacks: { importEvent: { '{$request.body#/url}': { post: DELIVERY } } },
+    description: 'The deliveries it then gets are described as this operation’s callback `importEvent`.',
   })
   @ApiJsonAnswer('WebhookEndpointCreated', { status: 201, description: 'Registered' })
   @Post()

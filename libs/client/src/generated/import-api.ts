@@ -83,7 +83,10 @@ export interface paths {
         /** The broker’s webhook endpoints (no secrets) */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Registers a webhook endpoint; the answer carries its signing secret, shown only here */
+        /**
+         * Registers a webhook endpoint; the answer carries its signing secret, shown only here
+         * @description The deliveries it then gets are described as this operation’s callback `importEvent`.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
