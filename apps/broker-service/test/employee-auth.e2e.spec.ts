@@ -298,6 +298,7 @@ describe('employee service OpenAPI description', () => {
       enum: ['natuerlich', 'juristisch', null],
       type: 'string',
       nullable: true,
+      description: 'Required by addKunde; setKunde keeps the stored type when it is null or absent',
     });
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { checkoutDatabaseName, checkoutName, checkoutRedisPrefixes } from './checkout-names.js';
 
 describe('the names of a checkout’s development data', () => {
@@ -8,6 +11,18 @@ describe('the names of a checkout’s development data', () => {
     expect(checkoutName('/work/main/../main/.local')).toBe(main);
     expect(checkoutName('/tmp/ci-clone/.local')).toMatch(/^ci_clone_[0-9a-f]{8}$/);
     expect(checkoutName('/home/a/main/.local')).not.toBe(main);
+  });
+
+  it('are the same for a checkout reached through a symbolic link', () => {
+    const real = mkdtempSync(path.join(os.tmpdir(), 'checkout-'));
+    const link = `${real}-link`;
+    symlinkSync(real, link);
+    try {
+      expect(checkoutName(path.join(link, '.local'))).toBe(checkoutName(path.join(real, '.local')));
+    } finally {
+      rmSync(link);
+      rmSync(real, { recursive: true });
+    }
   });
 
   it('make a PostgreSQL identifier of lower-case letters, digits and _ within 63 characters', () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** The database of the development suite, before the checkout's own suffix. */
@@ -10,7 +11,7 @@ export const DATABASE_NAME = 'broker_platform';
  * its development data under its own names, so a fresh clone never shows another checkout's imports or customers.
  */
 export function checkoutName(stateDir: string): string {
-  const absolute = path.resolve(stateDir);
+  const absolute = canonicalPath(stateDir);
   const directory = path
     .basename(path.dirname(absolute))
     .toLowerCase()
@@ -19,6 +20,16 @@ export function checkoutName(stateDir: string): string {
     .slice(0, 24);
   const hash = createHash('sha256').update(absolute).digest('hex').slice(0, 8);
   return directory ? `${directory}_${hash}` : hash;
+}
+
+/** `stateDir` with its checkout's real path (symbolic links resolved), so one checkout has one name. */
+function canonicalPath(stateDir: string): string {
+  const absolute = path.resolve(stateDir);
+  try {
+    return path.join(realpathSync.native(path.dirname(absolute)), path.basename(absolute));
+  } catch {
+    return absolute; // a checkout that is not there (yet)
+  }
 }
 
 /** The checkout's development database: a PostgreSQL identifier of at most 50 characters. */

@@ -137,7 +137,7 @@ export function createOpenApiDocument(app: INestApplication, settings: OpenApiSe
 /**
  * The request bodies' schemas, from the class-validator decorators of the DTOs, with what the validation pipe does
  * beyond the schema converter: `@IsOptional()` lets null through as well as absence (null clears a stored field;
- * an operation that keeps the field instead says so), and properties a DTO does not declare are refused.
+ * a field that null keeps instead says so in its description), and properties a DTO does not declare are refused.
  */
 function requestSchemas(): Record<string, SchemaObject> {
   const schemas = validationMetadatasToSchemas({
@@ -172,7 +172,11 @@ function withNull(schema: SchemaObject): SchemaObject {
   if (!('nullable' in schema) || !schema.nullable) return schema;
   const { nullable, ...rest } = schema;
   // A nested DTO: its reference beside `type: object` (IsObject), which the reference already says.
-  if ('$ref' in rest) return { anyOf: [{ $ref: rest.$ref as string }, NULL] };
+  if ('$ref' in rest)
+    return {
+      ...(rest.description && { description: rest.description }),
+      anyOf: [{ $ref: rest.$ref as string }, NULL],
+    };
   if (rest.type !== undefined)
     return { ...rest, nullable, ...(rest.enum && { enum: [...(rest.enum as unknown[]), null] }) };
   if (rest.anyOf) return { ...rest, anyOf: [...rest.anyOf, NULL] };

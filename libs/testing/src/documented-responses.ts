@@ -285,7 +285,9 @@ function undocumentedParameter(
 function jsonBodyOf(sent: SentRequest): { value: unknown } | undefined {
   if (!sent.contentType?.split(';')[0]?.trim().toLowerCase().endsWith('json') || sent.body === undefined)
     return undefined;
-  if (!Buffer.isBuffer(sent.body) && typeof sent.body !== 'string') return { value: sent.body };
+  // As the JSON sent: undefined properties left out, dates as strings.
+  if (!Buffer.isBuffer(sent.body) && typeof sent.body !== 'string')
+    return { value: JSON.parse(JSON.stringify(sent.body)) as unknown };
   try {
     return { value: JSON.parse(sent.body.toString('utf8')) as unknown };
   } catch {

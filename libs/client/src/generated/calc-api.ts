@@ -243,7 +243,7 @@ export interface components {
             previous_insurance_exists?: boolean | null;
             previous_damages_exist?: boolean | null;
             /** @description One of yearly, half_yearly, quarterly, monthly, jaehrlich, jährlich, halbjaehrlich, halbjährlich, vierteljaehrlich, vierteljährlich, monatlich, in any letter case */
-            desired_payment_mode?: string;
+            desired_payment_mode?: string | null;
         };
         PrivateLiabilityCalculationResponse: {
             calculation_parameters: components["schemas"]["CalculationParametersView"];

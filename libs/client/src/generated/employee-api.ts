@@ -520,7 +520,9 @@ export interface components {
             /** @description null keeps the stored value */
             Verstorben?: boolean | null;
             KundenbeziehungBeendetAm?: string | null;
+            /** @description null keeps the stored user name (it cannot be cleared) */
             Benutzername?: string | null;
+            /** @description Required by addKunde; setKunde keeps the stored person when it is null or absent */
             Person?: components["schemas"]["KundePersonInput"] | (null);
             Kontaktdaten?: components["schemas"]["KontaktdatensatzInput"][] | string | (null);
             readonly Adressen?: string | null;
@@ -530,7 +532,10 @@ export interface components {
             Mitteilungen?: components["schemas"]["Benachrichtigung"] | (null);
         };
         KundePersonInput: {
-            /** @enum {string|null} */
+            /**
+             * @description Required by addKunde; setKunde keeps the stored type when it is null or absent
+             * @enum {string|null}
+             */
             Typ?: "natuerlich" | "juristisch" | null;
             Titel?: string | null;
             Vorname?: string | null;

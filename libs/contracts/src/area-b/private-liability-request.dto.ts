@@ -188,9 +188,10 @@ export class PrivateLiabilityCalculationRequest {
   @IsIn(PAYMENT_MODES, {
     message: `$property must be one of: ${PAYMENT_MODE_SPELLINGS.join(', ')}`,
   })
-  // In place of IsIn's enum, which names only the values the spellings are normalised to.
-  @JSONSchema(() => ({
+  // In place of IsIn's enum, which names only the values the spellings are normalised to; null is the default.
+  @JSONSchema(({ nullable }) => ({
     type: 'string',
+    nullable,
     pattern: inAnyCase(PAYMENT_MODE_SPELLINGS),
     description: `One of ${PAYMENT_MODE_SPELLINGS.join(', ')}, in any letter case`,
   }))

@@ -40,8 +40,8 @@ const dropLink = ({ value }: { value: unknown }) => (typeof value === 'string' ?
 /** A field the service sets (an id, a link): what a read answered may be sent back, and is ignored. */
 export const ReadOnly = () => JSONSchema({ readOnly: true });
 
-/** A yes-or-no field that null leaves as stored, as if it were absent (it cannot be cleared). */
-const KeptByNull = () => JSONSchema({ description: 'null keeps the stored value' });
+/** A field that null leaves as stored, as if it were absent (it cannot be cleared): the document says so. */
+const KeptByNull = (description = 'null keeps the stored value') => JSONSchema({ description });
 
 /** The link a read answers with in place of the entries, which a write ignores. */
 const ENTRIES_LINK = {
@@ -54,6 +54,7 @@ export class KundePersonInput {
   /** Required by addKunde; setKunde keeps the stored type when it is absent. */
   @IsOptional()
   @IsIn(PERSON_TYPES)
+  @KeptByNull('Required by addKunde; setKunde keeps the stored type when it is null or absent')
   Typ?: PersonType;
 
   @IsOptional() @IsString() @MaxLength(NAME_MAX) Titel?: string;
@@ -148,6 +149,7 @@ export class KundeInput {
   @IsOptional()
   @IsString()
   @Matches(USER_NAME, { message: 'Benutzername must be 3 to 64 letters, digits or . _ @ -' })
+  @KeptByNull('null keeps the stored user name (it cannot be cleared)')
   Benutzername?: string;
 
   /** Required by addKunde; setKunde keeps the stored person fields it omits. */
@@ -155,6 +157,7 @@ export class KundeInput {
   @IsObject()
   @ValidateNested()
   @Type(() => KundePersonInput)
+  @KeptByNull('Required by addKunde; setKunde keeps the stored person when it is null or absent')
   Person?: KundePersonInput;
 
   /** addKunde: the contact entries to create. A link (as getKunde returns it) is ignored. */
