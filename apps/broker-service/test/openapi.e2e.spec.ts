@@ -215,7 +215,7 @@ describe('the check of every e2e response against the served documents (jest set
         server,
         'PUT',
         path,
-        { contentType: json, body, refusedByRule: refused },
+        { headers: { 'content-type': json }, body, refusedByRule: refused },
         { status, body: {} },
       );
 
@@ -236,7 +236,7 @@ describe('the check of every e2e response against the served documents (jest set
         server,
         'PUT',
         badId,
-        { contentType: json, body: { PerDu: true } },
+        { headers: { 'content-type': json }, body: { PerDu: true } },
         { status: 400, body: {} },
       ),
     ).resolves.toBeUndefined();

@@ -3,7 +3,6 @@ import {
   type CanActivate,
   type ExecutionContext,
   type INestApplication,
-  Injectable,
   SetMetadata,
 } from '@nestjs/common';
 import { GUARDS_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
@@ -37,35 +36,20 @@ interface RequestWithHeaders {
  * `guardBodyMediaTypes` makes it the last guard of every operation that takes a body, so an unauthenticated caller
  * learns nothing from it.
  */
-@Injectable()
 export class MediaTypeGuard implements CanActivate {
-  /** Per handler, read once from its metadata: this runs on every request. */
-  private readonly acceptedByHandler = new WeakMap<object, string[]>();
+  /** `accepted`: the media types of the one operation this instance guards (lower case). */
+  constructor(private readonly accepted: readonly string[]) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const accepted = this.acceptedOf(context);
     const request = context.switchToHttp().getRequest<RequestWithHeaders>();
-    if (accepted.length > 0 && hasBody(request)) {
-      const sent = mediaTypeOf(request.headers['content-type']);
-      if (!accepted.includes(sent)) {
-        const what = sent ? `Content-Type ${sent}` : 'no Content-Type';
-        throw new DomainError(
-          ErrorCode.UnsupportedMediaType,
-          `The body has ${what}; this operation takes ${accepted.join(' or ')}`,
-        );
-      }
-    }
-    return true;
-  }
-
-  private acceptedOf(context: ExecutionContext): string[] {
-    const handler = context.getHandler();
-    let accepted = this.acceptedByHandler.get(handler);
-    if (!accepted) {
-      accepted = bodyMediaTypesOf(context.getClass(), handler);
-      this.acceptedByHandler.set(handler, accepted);
-    }
-    return accepted;
+    if (!hasBody(request)) return true;
+    const sent = mediaTypeOf(request.headers['content-type']);
+    if (this.accepted.includes(sent)) return true;
+    const what = sent ? `Content-Type ${sent}` : 'no Content-Type';
+    throw new DomainError(
+      ErrorCode.UnsupportedMediaType,
+      `The body has ${what}; this operation takes ${this.accepted.join(' or ')}`,
+    );
   }
 }
 
@@ -96,7 +80,6 @@ function mediaTypeOf(header: string | string[] | undefined): string {
  * which cost the calculation a fifth of its throughput (bench/README).
  */
 export function guardBodyMediaTypes(app: INestApplication): void {
-  const guard = new MediaTypeGuard();
   const scanner = new MetadataScanner();
   for (const module of app.get(ModulesContainer).values()) {
     for (const { metatype: controller } of module.controllers.values()) {
@@ -104,8 +87,10 @@ export function guardBodyMediaTypes(app: INestApplication): void {
       const prototype = controller.prototype as Record<string, { name: string }>;
       for (const name of scanner.getAllMethodNames(prototype)) {
         const handler = prototype[name];
-        if (Reflect.hasMetadata(PATH_METADATA, handler) && bodyMediaTypesOf(controller, handler).length > 0)
-          appendGuard(handler, guard);
+        const accepted = Reflect.hasMetadata(PATH_METADATA, handler)
+          ? bodyMediaTypesOf(controller, handler)
+          : [];
+        if (accepted.length > 0) appendGuard(handler, new MediaTypeGuard(accepted));
       }
     }
   }

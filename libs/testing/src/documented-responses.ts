@@ -136,14 +136,17 @@ async function operationOf(
   const check = await documentOf(app, covering.at(path));
   if (!check) return undefined;
   const relative = relativePath(check, path) ?? '';
-  const entry = check.paths.find((candidate) => candidate.pattern.test(relative));
-  const values = entry?.pattern.exec(relative)?.slice(1) ?? [];
-  return {
-    check,
-    operation: entry?.item[method.toLowerCase()],
-    path,
-    pathValues: new Map(entry?.names.map((name, index) => [name, decodedSegment(values[index] ?? '')])),
-  };
+  for (const entry of check.paths) {
+    const values = entry.pattern.exec(relative);
+    if (!values) continue;
+    return {
+      check,
+      operation: entry.item[method.toLowerCase()],
+      path,
+      pathValues: new Map(entry.names.map((name, index) => [name, decodedSegment(values[index + 1] ?? '')])),
+    };
+  }
+  return { check, path, pathValues: new Map() };
 }
 
 /** A path segment decoded; as sent when its percent-encoding is broken (the service refuses it). */
@@ -178,11 +181,10 @@ export async function undocumentedResponse(
   return headerProblem(check, declared, response, what) ?? bodyProblem(check, declared, response, what);
 }
 
-/** A request as sent: its Content-Type and its body (an object supertest serialised, or the bytes). */
+/** A request as sent: its headers and its body (an object supertest serialised, or the bytes). */
 export interface SentRequest {
   /** Lower-case names. */
   headers?: Record<string, string>;
-  contentType?: string;
   body?: unknown;
   /** The test says the body breaks a rule of the service that the document cannot express (refusedByRule). */
   refusedByRule?: boolean;
@@ -283,7 +285,8 @@ function undocumentedParameter(
 
 /** The parsed JSON body of a request, when it has one. */
 function jsonBodyOf(sent: SentRequest): { value: unknown } | undefined {
-  if (!sent.contentType?.split(';')[0]?.trim().toLowerCase().endsWith('json') || sent.body === undefined)
+  const contentType = sent.headers?.['content-type'];
+  if (!contentType?.split(';')[0]?.trim().toLowerCase().endsWith('json') || sent.body === undefined)
     return undefined;
   // As the JSON sent: undefined properties left out, dates as strings.
   if (!Buffer.isBuffer(sent.body) && typeof sent.body !== 'string')
@@ -430,7 +433,6 @@ const sentPart = (
   const readable = IDENTITY_ENCODINGS.has(encoding) && part.bytes.length > 0;
   return {
     headers: { ...outer, ...part.headers },
-    contentType: part.headers['content-type'],
     body: readable ? part.bytes : undefined,
   };
 };
@@ -483,7 +485,6 @@ export function checkResponsesAgainstDocuments(): void {
     if (!res || this[UNCHECKED]) return original.call(this, resError, res, fn);
     const sent = {
       headers: this._header,
-      contentType: this._header?.['content-type'],
       body: this._data,
       refusedByRule: this[REFUSED_BY_RULE],
     };
