@@ -126,7 +126,9 @@ describe('import pipeline during a database outage (PostgreSQL stopped, connecti
       policyPrefix: 'OUT',
     });
     const id = await uploadGdv(api, environment, file);
-    worker = await spawnWorker({ ...env, LOG_LEVEL: 'info' }, (text) => (workerOutput += text));
+    worker = await spawnWorker({ ...env, LOG_LEVEL: 'info' }, (text) => (workerOutput += text), {
+      untilLive: true,
+    });
 
     const killedIn = new Set<string>();
     let stoppedIn: string | undefined;
