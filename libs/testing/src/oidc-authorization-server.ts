@@ -53,6 +53,8 @@ export interface OidcServerSetup {
   port?: number;
   signingKeyPem?: string;
   adminResource?: string;
+  /** The import service's resource indicator, the `aud` of its tokens (IMPORT_RESOURCE unless given). */
+  importResource?: string;
 }
 
 /** People who log in at the server's own pages, and the web applications they log in to (the operator console). */
@@ -79,9 +81,15 @@ export async function startOidcAuthorizationServer(
   const { port } = server.address() as AddressInfo;
   const issuer = `http://127.0.0.1:${port}`;
   const adminResource = setup.adminResource ?? ADMIN_RESOURCE;
+  const importResource = setup.importResource ?? IMPORT_RESOURCE;
   let keys = [setup.signingKeyPem ? await keyOf(setup.signingKeyPem) : await signingKey()];
   const serve = async () => {
-    const current = await provider(issuer, { accounts, logins, adminResource }, keys, tokenSeconds);
+    const current = await provider(
+      issuer,
+      { accounts, logins, adminResource, importResource },
+      keys,
+      tokenSeconds,
+    );
     const handle = current.callback();
     server.removeAllListeners('request');
     server.on('request', (request, response) => {
@@ -106,10 +114,10 @@ export async function startOidcAuthorizationServer(
     issuer,
     tokenUrl: `${issuer}/token`,
     jwksUrl: `${issuer}/jwks`,
-    audience: IMPORT_RESOURCE,
+    audience: importResource,
     importServiceEnv: {
       IMPORT_OAUTH_ISSUER: issuer,
-      IMPORT_OAUTH_AUDIENCE: IMPORT_RESOURCE,
+      IMPORT_OAUTH_AUDIENCE: importResource,
       IMPORT_OAUTH_JWKS_URL: `${issuer}/jwks`,
       IMPORT_OAUTH_TOKEN_URL: `${issuer}/token`,
     },
@@ -152,7 +160,13 @@ async function provider(
     accounts,
     logins,
     adminResource,
-  }: { accounts: OidcServiceAccount[]; logins: OidcInteractiveLogins; adminResource: string },
+    importResource,
+  }: {
+    accounts: OidcServiceAccount[];
+    logins: OidcInteractiveLogins;
+    adminResource: string;
+    importResource: string;
+  },
   keys: JWK[],
   tokenSeconds: number,
 ): Promise<Provider> {
@@ -210,7 +224,7 @@ async function provider(
         defaultResource: (_context, client) =>
           byClient.get(String(client?.clientId))?.role || webClientIds.has(String(client?.clientId))
             ? adminResource
-            : IMPORT_RESOURCE,
+            : importResource,
         useGrantedResource: () => true,
         getResourceServerInfo: (_context, resource) => ({
           scope: resource === adminResource ? Object.values(PERSON_SCOPES).join(' ') : SCOPE,

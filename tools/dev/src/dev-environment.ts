@@ -17,17 +17,24 @@ interface DevelopmentSecrets {
   ADMIN_SESSION_SECRET: string;
 }
 
-export const DEV_OAUTH_ISSUER = 'https://auth.dev.broker-platform.local/';
-export const DEV_OAUTH_AUDIENCE = 'broker-platform-import';
+/**
+ * Where the development login provider (OpenID Connect: the operator console's logins, the portals' client
+ * credentials) listens; `DEV_LOGIN_PORT`.
+ */
+export const DEV_LOGIN_PORT = Number(process.env.DEV_LOGIN_PORT || 3006);
+/** The administration's token issuer in development: the login provider, whose tokens `pnpm token:dev` imitates. */
+export const DEV_ADMIN_OAUTH_ISSUER = `http://127.0.0.1:${DEV_LOGIN_PORT}`;
+/** The import service's token issuer in development: the same login provider (its client-credentials grant). */
+export const DEV_OAUTH_ISSUER = DEV_ADMIN_OAUTH_ISSUER;
+/** The import service's audience in development: a URI, the resource indicator (RFC 8707) of its tokens. */
+export const DEV_OAUTH_AUDIENCE = 'https://import.dev.broker-platform.local/';
 /**
  * The administration service's audience in development (a URI: the console asks the login provider for tokens of
  * this resource, RFC 8707); its tokens are signed with the same development key.
  */
 export const DEV_ADMIN_OAUTH_AUDIENCE = 'https://admin.dev.broker-platform.local/';
-/** Where the development login provider (OpenID Connect, for the operator console) listens; `DEV_LOGIN_PORT`. */
-export const DEV_LOGIN_PORT = Number(process.env.DEV_LOGIN_PORT || 3006);
-/** The administration's token issuer in development: the login provider, whose tokens `pnpm token:dev` imitates. */
-export const DEV_ADMIN_OAUTH_ISSUER = `http://127.0.0.1:${DEV_LOGIN_PORT}`;
+/** The path of the development token endpoint on the local gateway (the login provider's client-credentials grant). */
+export const DEV_TOKEN_PATH = '/dev/oauth/token';
 export const DEV_CONSOLE_CLIENT_ID = 'broker-console';
 /** The console's address in development: through the local gateway (GATEWAY_PORT, 8080 unless set). */
 export const DEV_CONSOLE_URL = `http://127.0.0.1:${process.env.GATEWAY_PORT || 8080}/admin/console`;

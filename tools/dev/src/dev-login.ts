@@ -1,5 +1,11 @@
 import { type OidcAuthorizationServer, type OidcPerson, startOidcAuthorizationServer } from '@broker/testing';
-import { DEV_ADMIN_OAUTH_AUDIENCE, DEV_CONSOLE_CLIENT_ID, DEV_LOGIN_PORT } from './dev-environment.js';
+import {
+  DEV_ADMIN_OAUTH_AUDIENCE,
+  DEV_CONSOLE_CLIENT_ID,
+  DEV_LOGIN_PORT,
+  DEV_OAUTH_AUDIENCE,
+} from './dev-environment.js';
+import { DEMO_IMPORT_CLIENTS } from './seed/demo-data.js';
 
 /** Who logs in to the operator console in development (their passwords are no secret: development only). */
 export const DEV_CONSOLE_PEOPLE: OidcPerson[] = [
@@ -16,14 +22,15 @@ export const DEV_CONSOLE_PEOPLE: OidcPerson[] = [
 /**
  * The development login provider (panva's oidc-provider, as the tests run it) on DEV_LOGIN_PORT: the console at
  * `consoleUrl` as its client, DEV_CONSOLE_PEOPLE with login and consent pages, administration tokens signed with the
- * development key the administration service trusts in development.
+ * development key the administration service trusts in development; and the development token endpoint of area A:
+ * the client-credentials grant for DEMO_IMPORT_CLIENTS, import tokens signed with the same key.
  */
 export function startDevLogin(
   consoleUrl: string,
   secrets: { ADMIN_CONSOLE_CLIENT_SECRET: string; devTokenPrivateKey: string },
 ): Promise<OidcAuthorizationServer> {
   return startOidcAuthorizationServer(
-    [],
+    DEMO_IMPORT_CLIENTS,
     900,
     {
       people: DEV_CONSOLE_PEOPLE,
@@ -40,6 +47,7 @@ export function startDevLogin(
       port: DEV_LOGIN_PORT,
       signingKeyPem: secrets.devTokenPrivateKey,
       adminResource: DEV_ADMIN_OAUTH_AUDIENCE,
+      importResource: DEV_OAUTH_AUDIENCE,
     },
   );
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDebianPackage } from '@broker/testing';
+import { DEV_TOKEN_PATH } from './dev-environment.js';
 import {
   ADMIN_MAX_BODY_BYTES,
   adminAllowedGeo,
@@ -38,15 +39,29 @@ export type GatewayLimits = Pick<
 /** The areas a gateway routes to, each by its `host:port`. */
 export type GatewayUpstreams = Record<'import' | 'calc' | 'broker' | 'admin', string>;
 
+/** Where the deployment's template has room for the locations of development. */
+const DEVELOPMENT_LOCATIONS = /^ *# DEVELOPMENT LOCATIONS .*$/m;
+
+/**
+ * The development token endpoint at DEV_TOKEN_PATH: the token endpoint of the development login provider at
+ * `loginProvider` (`host:port`), so a portal in development gets area A's tokens through the gateway it calls.
+ */
+function developmentLocations(loginProvider: string | undefined): string {
+  if (!loginProvider) return '';
+  return `    location = ${DEV_TOKEN_PATH} { proxy_pass http://${loginProvider}/token; }`;
+}
+
 /**
  * A gateway of this machine: the deployment's template (deploy/gateway) rendered into `stateDir` for the areas'
- * `host:port`s; answers the arguments that run nginx with it in the foreground.
+ * `host:port`s, with the development token endpoint when a `loginProvider` (`host:port`) is given; answers the
+ * arguments that run nginx with it in the foreground.
  */
 export function writeLocalGatewayConfig(
   stateDir: string,
   port: number,
   upstreams: GatewayUpstreams,
   limits: GatewayLimits,
+  loginProvider?: string,
 ): string[] {
   mkdirSync(stateDir, { recursive: true });
   // nginx's workers (nobody, when started as root) write request bodies of more than 16 KiB below it.
@@ -66,7 +81,7 @@ export function writeLocalGatewayConfig(
       IMPORT_HOST: LOCAL_GATEWAY_HOSTS.import,
       CALC_HOST: LOCAL_GATEWAY_HOSTS.calc,
       BROKER_HOST: LOCAL_GATEWAY_HOSTS.broker,
-    }),
+    }).replace(DEVELOPMENT_LOCATIONS, developmentLocations(loginProvider)),
   );
   return ['-p', stateDir, '-c', config, '-g', 'daemon off;'];
 }
@@ -95,6 +110,8 @@ export const localGatewayPort = (): number => Number(process.env.GATEWAY_PORT ||
 export function planLocalGateway(
   upstreamPorts: Record<keyof GatewayUpstreams, number>,
   stateDir: string,
+  /** The development login provider's port, for the development token endpoint; none without it. */
+  loginProviderPort?: number,
 ): LocalGateway | { missing: string } {
   if (!ensureNginx())
     return { missing: 'nginx is not installed (apt-get install nginx-light as root starts it next time)' };
@@ -125,6 +142,7 @@ export function planLocalGateway(
         process.env.OTEL_TRACES_SAMPLER_ARG,
       ),
     },
+    loginProviderPort === undefined ? undefined : local(loginProviderPort),
   );
   return { port, args, accessLog: accessLogOf(gatewayDir) };
 }

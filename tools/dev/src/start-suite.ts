@@ -6,9 +6,17 @@ import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { findWorkspaceRoot, type LocalServices, resolveServices, stopChild } from '@broker/local-services';
 import { portOf, suite, type SuiteProcess } from './suite.js';
-import { DEV_ADMIN_OAUTH_ISSUER, developmentEnvironment, developmentSecrets } from './dev-environment.js';
+import {
+  DEV_ADMIN_OAUTH_ISSUER,
+  DEV_LOGIN_PORT,
+  DEV_OAUTH_ISSUER,
+  DEV_TOKEN_PATH,
+  developmentEnvironment,
+  developmentSecrets,
+} from './dev-environment.js';
 import { DEV_CONSOLE_PEOPLE, startDevLogin } from './dev-login.js';
 import { ensureNginx, localGatewayPort, planLocalGateway } from './local-gateway.js';
+import { DEMO_IMPORT_CLIENTS } from './seed/demo-data.js';
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -174,7 +182,11 @@ async function waitUntilReady(launches: Launch[], supervisor: Supervisor): Promi
 }
 
 /** The gateway in front of the suite when nginx is there; a line saying what it serves, or why it is missing. */
-async function startGateway(launches: Launch[], supervisor: Supervisor): Promise<string> {
+async function startGateway(
+  launches: Launch[],
+  supervisor: Supervisor,
+  loginProviderPort: number | undefined,
+): Promise<string> {
   const portOfService = (name: string) => launches.find((launch) => launch.name === name)!.port;
   const gateway = planLocalGateway(
     {
@@ -184,6 +196,7 @@ async function startGateway(launches: Launch[], supervisor: Supervisor): Promise
       admin: portOfService('admin-service'),
     },
     path.join(root, '.local'),
+    loginProviderPort,
   );
   if ('missing' in gateway) return `Gateway: not started, ${gateway.missing}`;
   supervisor.launchCommand('gateway', 'nginx', gateway.args, process.env);
@@ -200,14 +213,22 @@ async function startGateway(launches: Launch[], supervisor: Supervisor): Promise
   );
 }
 
+/** The development login provider, when it runs: its port and the summary's lines about it. */
+interface DevelopmentLogin {
+  port?: number;
+  lines: string[];
+}
+
 /**
- * The operator console's login in development: the development login provider, unless the caller configured a
- * provider of their own. Without nginx the console is reached at the administration service itself. A line for the
- * summary.
+ * The development login provider, for the operator console's logins and for area A's development token endpoint,
+ * unless the caller configured providers of their own for both. Without nginx the console is reached at the
+ * administration service itself.
  */
-async function startConsoleLogin(env: NodeJS.ProcessEnv, launches: Launch[]): Promise<string> {
-  if (env.ADMIN_CONSOLE_OIDC_ISSUER !== DEV_ADMIN_OAUTH_ISSUER)
-    return 'Console: logs in at ADMIN_CONSOLE_OIDC_ISSUER';
+async function startDevelopmentLogin(env: NodeJS.ProcessEnv, launches: Launch[]): Promise<DevelopmentLogin> {
+  const forConsole = env.ADMIN_CONSOLE_OIDC_ISSUER === DEV_ADMIN_OAUTH_ISSUER;
+  const forImports = env.IMPORT_OAUTH_ISSUER === DEV_OAUTH_ISSUER;
+  if (!forConsole && !forImports)
+    return { lines: ['Console and imports: tokens of ADMIN_CONSOLE_OIDC_ISSUER and IMPORT_OAUTH_ISSUER'] };
   if (!ensureNginx()) {
     const admin = launches.find((launch) => launch.name === 'admin-service')!;
     env.ADMIN_CONSOLE_BASE_URL = `http://127.0.0.1:${admin.port}/admin/console`;
@@ -216,7 +237,23 @@ async function startConsoleLogin(env: NodeJS.ProcessEnv, launches: Launch[]): Pr
   const people = DEV_CONSOLE_PEOPLE.map(
     (person) => `${person.username} / ${person.password} (${person.role})`,
   );
-  return `Operator console: ${env.ADMIN_CONSOLE_BASE_URL}/ (development login at ${DEV_ADMIN_OAUTH_ISSUER}: ${people.join(', ')})`;
+  const clients = DEMO_IMPORT_CLIENTS.map((client) => `${client.clientId} / ${client.clientSecret}`);
+  const tokenUrl = ensureNginx()
+    ? `http://127.0.0.1:${localGatewayPort()}${DEV_TOKEN_PATH}`
+    : `${DEV_OAUTH_ISSUER}/token`;
+  return {
+    port: DEV_LOGIN_PORT,
+    lines: [
+      ...(forConsole
+        ? [
+            `Operator console: ${env.ADMIN_CONSOLE_BASE_URL}/ (development login at ${DEV_ADMIN_OAUTH_ISSUER}: ${people.join(', ')})`,
+          ]
+        : []),
+      ...(forImports
+        ? [`Development token endpoint (area A, client credentials): ${tokenUrl} (${clients.join(', ')})`]
+        : []),
+    ],
+  };
 }
 
 /**
@@ -258,12 +295,12 @@ async function main(supervisor: Supervisor): Promise<void> {
   const dbCli = path.join('tools', 'dev', 'dist', 'db-cli.js');
   await supervisor.runStep('Migrating the database', [dbCli, 'migrate'], env);
   await supervisor.runStep('Seeding the demo data', [dbCli, 'seed'], env);
-  const consoleLine = await startConsoleLogin(env, launches);
+  const login = await startDevelopmentLogin(env, launches);
   const customerLine = setCustomerBaseUrl(env, launches);
   for (const launch of launches) supervisor.launch(launch, env);
   await waitUntilReady(launches, supervisor);
-  const gatewayLine = await startGateway(launches, supervisor);
-  if (!supervisor.isStopping) printLinks(launches, [gatewayLine, consoleLine, customerLine].join('\n'));
+  const gatewayLine = await startGateway(launches, supervisor, login.port);
+  if (!supervisor.isStopping) printLinks(launches, [gatewayLine, ...login.lines, customerLine].join('\n'));
 }
 
 const supervisor = new Supervisor();

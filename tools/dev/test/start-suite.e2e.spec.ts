@@ -15,12 +15,14 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
   let output = '';
   let gatewayPort: number;
   let importPort: number;
+  let loginPort: number;
 
   beforeAll(async () => {
     database = await createEmptyDatabase();
     const ports = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(() => findFreePort()));
     gatewayPort = ports[4]!;
     importPort = ports[0]!;
+    loginPort = ports[6]!;
     suite = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/dev/dist/start-suite.js')], {
       env: {
         PATH: process.env.PATH,
@@ -71,7 +73,7 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
   it('lets webhooks go to a receiver on this machine in development (loopback, plain http)', async () => {
     const token = execFileSync(process.execPath, [path.join(REPO_ROOT, 'tools/dev/dist/dev-token.js')], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH },
+      env: { PATH: process.env.PATH, DEV_LOGIN_PORT: String(loginPort) },
       encoding: 'utf8',
     }).trim();
     const answer = await fetch(`http://127.0.0.1:${importPort}/api/v1/webhooks`, {
@@ -83,6 +85,34 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
       status: 201,
       body: { url: 'http://127.0.0.1:9/hooks/imports' },
     });
+  });
+
+  it('answers the client-credentials grant at the development token endpoint, through the gateway', async () => {
+    const tokenUrl = `http://127.0.0.1:${gatewayPort}/dev/oauth/token`;
+    expect(output).toContain(
+      `Development token endpoint (area A, client credentials): ${tokenUrl} (demo-v1000 / demo-v1000-secret`,
+    );
+    const grant = (secret: string) =>
+      fetch(tokenUrl, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${Buffer.from(`demo-v1000:${secret}`).toString('base64')}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials&scope=service.imports',
+      });
+    const refused = await grant('wrong');
+    expect({ status: refused.status, body: await refused.json() }).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_client' },
+    });
+    const granted = await grant('demo-v1000-secret');
+    const { access_token: token } = (await granted.json()) as { access_token: string };
+    const listed = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/list`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(listed.status).toBe(200);
+    expect(Array.isArray(await listed.json())).toBe(true);
   });
 
   it('serves the operator console, logged in at the development login provider', async () => {

@@ -32,6 +32,15 @@ export const DEMO_API_CLIENTS = [
   { broker: 'V1900', apiId: 'blocked-api', apiKey: 'blocked-api-key' },
 ];
 
+/**
+ * The portals' service accounts at the development login provider (area A's client-credentials grant, at the
+ * gateway's development token endpoint): each acts for its broker. Their secrets are no secret: development only.
+ */
+export const DEMO_IMPORT_CLIENTS = [
+  { clientId: 'demo-v1000', clientSecret: 'demo-v1000-secret', tenant: 'demo', brokerId: 'V1000' },
+  { clientId: 'demo-v2000', clientSecret: 'demo-v2000-secret', tenant: 'demo', brokerId: 'V2000' },
+];
+
 /** Insurers, including every VU number in the GDV sample files. */
 export const DEMO_COMPANIES = [
   { vuNumber: '9999', name: 'XXX Versicherung AG' },
