@@ -1,9 +1,10 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { BrokerApiError } from './api-error.js';
-import { bearerFetch, RenewingToken } from './bearer.js';
-import { type ClientCredentials, ClientCredentialsTokens } from './client-credentials.js';
-import { type FetchFunction, globalFetch } from './fetch-function.js';
+import { bearerFetch } from './bearer.js';
+import { type BearerAuth, bearerTokens } from './client-credentials.js';
+import { globalFetch } from './fetch-function.js';
 import type { components, paths } from './generated/admin-api.js';
+import { type TransportOptions, transportFetch } from './transport.js';
 
 /** The administration document's operations and schemas, for typed clients of its own (the operator console). */
 export type AdminPaths = paths;
@@ -11,15 +12,14 @@ export type AdminSchemas = components['schemas'];
 export type MasterDataKind = components['schemas']['MasterDataKind'];
 export type MasterDataResult = components['schemas']['MasterDataResult'];
 
-export interface AdminClientOptions {
+export interface AdminClientOptions extends TransportOptions {
   /** The administration service's base, e.g. `https://gateway.example.com/admin/v1`. */
   baseUrl: string;
   /**
    * How the client gets its access token (scope platform.operator or platform.admin): a token as it is, a function
    * answering one, or OAuth 2.0 client credentials (`scope` default platform.operator).
    */
-  auth: { token: string | (() => Promise<string>) } | { credentials: ClientCredentials };
-  fetch?: FetchFunction;
+  auth: BearerAuth;
 }
 
 export interface AdminClient {
@@ -37,22 +37,13 @@ export interface AdminClient {
   ): Promise<MasterDataResult>;
 }
 
-/** A token the caller gives, not renewed by the client: it is asked for again when the service refused it. */
-function givenToken(token: string | (() => Promise<string>)): RenewingToken {
-  const answer = typeof token === 'string' ? () => Promise.resolve(token) : token;
-  return new RenewingToken(async () => ({ token: await answer(), expiresAt: Number.MAX_SAFE_INTEGER }));
-}
-
 /** A client of the administration service (beyond the spec), for operators' scripts, the CLI and consoles. */
 export function createAdminClient(options: AdminClientOptions): AdminClient {
   const send = options.fetch ?? globalFetch;
-  const tokens =
-    'credentials' in options.auth
-      ? new ClientCredentialsTokens({ scope: 'platform.operator', ...options.auth.credentials }, send)
-      : givenToken(options.auth.token);
+  const tokens = bearerTokens(options.auth, 'platform.operator', send);
   const api = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/$/, ''),
-    fetch: bearerFetch(tokens, send, true),
+    fetch: transportFetch(bearerFetch(tokens, send, true), options),
   });
   return {
     api,

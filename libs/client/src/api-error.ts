@@ -9,16 +9,24 @@ export type ApiErrorView = ImportComponents['schemas']['ApiErrorView'];
 /**
  * A call answered with an error status. `body` is the area's error body as the document declares it for that
  * operation (`ApiErrorView` in areas A and B, `Meldungen` in area C), or the text of an answer that is not JSON
- * (the HTML fault page of a 500).
+ * (the HTML fault page of a 500). `requestId` is the answer's `X-Request-Id`, which the services and the gateway
+ * log: quote it when asking the pool's operators about the call.
  */
 export class BrokerApiError<Body = unknown> extends Error {
+  readonly requestId: string | null;
+
   constructor(
     readonly status: number,
     readonly body: Body,
     readonly response: Response,
   ) {
-    super(`${response.url || 'request'} answered ${status}: ${describe(body)}`);
+    const requestId = response.headers.get('X-Request-Id');
+    super(
+      `${response.url || 'request'} answered ${status}: ${describe(body)}` +
+        (requestId ? ` (request id ${requestId})` : ''),
+    );
     this.name = 'BrokerApiError';
+    this.requestId = requestId;
   }
 
   /** Seconds to wait before trying again, from `Retry-After` (503, 429), or null when the answer has none. */

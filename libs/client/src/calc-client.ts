@@ -1,21 +1,21 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { must } from './api-error.js';
 import { bearerFetch, RenewingToken } from './bearer.js';
-import { type FetchFunction, globalFetch } from './fetch-function.js';
+import { globalFetch } from './fetch-function.js';
 import type { components, paths } from './generated/calc-api.js';
+import { type TransportOptions, transportFetch } from './transport.js';
 
 export type PrivateLiabilityCalculationRequest = components['schemas']['PrivateLiabilityCalculationRequest'];
 export type PrivateLiabilityCalculationResponse =
   components['schemas']['PrivateLiabilityCalculationResponse'];
 
-export interface CalcClientOptions {
+export interface CalcClientOptions extends TransportOptions {
   /** The calculation service's base, e.g. `https://gateway.example.com/api`. */
   baseUrl: string;
   username: string;
   password: string;
   /** The token is renewed (by logging in again) this many seconds before it expires (default 30). */
   renewBeforeSeconds?: number;
-  fetch?: FetchFunction;
 }
 
 export interface CalcClient {
@@ -57,7 +57,12 @@ function lifetimeOf(token: string): number {
 /** A client of the calculation service (area B) that logs in when it needs a token. */
 export function createCalcClient(options: CalcClientOptions): CalcClient {
   const send = options.fetch ?? globalFetch;
-  const login = createClient<paths>({ baseUrl: options.baseUrl, fetch: send });
+  const login = createClient<paths>({ baseUrl: options.baseUrl, fetch: transportFetch(send, options) });
   const tokens = loginTokens(login, options);
-  return { api: createClient<paths>({ baseUrl: options.baseUrl, fetch: bearerFetch(tokens, send, true) }) };
+  return {
+    api: createClient<paths>({
+      baseUrl: options.baseUrl,
+      fetch: transportFetch(bearerFetch(tokens, send, true), options),
+    }),
+  };
 }

@@ -83,3 +83,23 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * How a client of areas A and the administration gets its access token: a token as it is, a function answering one
+ * (a token provider: the portal's own session, a secret store), or OAuth 2.0 client credentials.
+ */
+export type BearerAuth =
+  { token: string | (() => string | Promise<string>) } | { credentials: ClientCredentials };
+
+/** A token the caller gives, not renewed by the client: it is asked for again when the service refused it. */
+function givenToken(token: string | (() => string | Promise<string>)): RenewingToken {
+  const answer = typeof token === 'string' ? () => token : token;
+  return new RenewingToken(async () => ({ token: await answer(), expiresAt: Number.MAX_SAFE_INTEGER }));
+}
+
+/** The tokens of `auth`; client credentials ask for `scope` unless they name their own. */
+export function bearerTokens(auth: BearerAuth, scope: string, send: FetchFunction): RenewingToken {
+  return 'credentials' in auth
+    ? new ClientCredentialsTokens({ scope, ...auth.credentials }, send)
+    : givenToken(auth.token);
+}

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -6,10 +6,18 @@ import path from 'node:path';
 import createClient, { type Client } from 'openapi-fetch';
 import { must } from './api-error.js';
 import { bearerFetch } from './bearer.js';
-import { type ClientCredentials, ClientCredentialsTokens } from './client-credentials.js';
-import { type FetchFunction, globalFetch } from './fetch-function.js';
+import { type BearerAuth, bearerTokens } from './client-credentials.js';
+import { globalFetch } from './fetch-function.js';
 import { type EventsOptions, type ImportEvent, importEvents } from './import-events.js';
 import type { components, paths } from './generated/import-api.js';
+import { type Paged, paged, totalOf } from './paging.js';
+import {
+  retryDelaySeconds,
+  retrySettings,
+  type TransportOptions,
+  transportFetch,
+  waitToRetry,
+} from './transport.js';
 
 export type ImportProcessReport = components['schemas']['ImportProcessReport'];
 export type ImportProcessView = components['schemas']['ImportProcessView'];
@@ -17,11 +25,19 @@ export type ImportStatus = components['schemas']['ImportStatus'];
 export type ImportDryRunReport = components['schemas']['ImportDryRunReport'];
 export type ImportDryRunStarted = components['schemas']['ImportDryRunStarted'];
 
-export interface ImportClientOptions {
+export type WebhookEndpointCreated = components['schemas']['WebhookEndpointCreated'];
+export type WebhookEndpointView = components['schemas']['WebhookEndpointView'];
+export type WebhookAttemptView = components['schemas']['WebhookAttemptView'];
+export type WebhookEventType = components['schemas']['CreateWebhookEndpoint']['event_types'][number];
+
+export interface ImportClientOptions extends TransportOptions {
   /** The import service's base, e.g. `https://gateway.example.com/api/v1`. */
   baseUrl: string;
-  credentials: ClientCredentials;
-  fetch?: FetchFunction;
+  /**
+   * The access token (scope service.imports): OAuth 2.0 client credentials (cached, renewed before it expires), a
+   * token provider (a function asked again after a 401) or a static token.
+   */
+  auth: BearerAuth;
 }
 
 /** A GDV or CSV file: a path on disk, a Blob (or File), or a stream of bytes. */
@@ -34,6 +50,11 @@ export interface UploadOptions {
   broker?: string;
   /** The file name the service records; default the path's base name or the File's name, else `import`. */
   fileName?: string;
+  /**
+   * Sent as `Idempotency-Key`: the same key within 24 hours answers the first upload's process. Made for each
+   * upload when retries are on, so a repeated upload never imports the file twice.
+   */
+  idempotencyKey?: string;
 }
 
 export interface WaitOptions {
@@ -46,6 +67,18 @@ export interface WaitOptions {
 
 /** The statuses a process does not leave by itself. */
 const END_STATUSES: ReadonlySet<ImportStatus> = new Set(['processed', 'failed', 'archived']);
+
+/** Webhook management (extension): the broker's endpoints, their secrets and their delivery attempts. */
+export interface WebhookHelpers {
+  /** Registers an endpoint; the answer's `secret` is shown only here (verify deliveries with verifyImportWebhook). */
+  register(url: string, eventTypes: WebhookEventType[]): Promise<WebhookEndpointCreated>;
+  list(): Promise<WebhookEndpointView[]>;
+  /** A new signing secret; the previous one signs beside it for 24 hours. */
+  rotateSecret(endpointId: string): Promise<WebhookEndpointCreated>;
+  /** The endpoint's last 100 delivery attempts, newest first. */
+  attempts(endpointId: string): Promise<WebhookAttemptView[]>;
+  delete(endpointId: string): Promise<void>;
+}
 
 export interface ImportClient {
   /** The typed client of every operation of the import document (`startImport`, `listImports`, the report). */
@@ -64,46 +97,93 @@ export interface ImportClient {
    * iteration ends after the `end` event.
    */
   events(processId: string, options?: EventsOptions): AsyncGenerator<ImportEvent>;
+  /** listImports, newest first, a page at a time as they are iterated; `pages()` with the total (X-Total-Count). */
+  processes(options?: { pageSize?: number }): Paged<ImportProcessView>;
+  webhooks: WebhookHelpers;
 }
 
-/** A client of the import service (area A) with OAuth 2.0 client credentials, its token cached and renewed. */
+/** A client of the import service (area A): every call with the access token `auth` gives. */
 export function createImportClient(options: ImportClientOptions): ImportClient {
   const send = options.fetch ?? globalFetch;
-  const authorized = bearerFetch(new ClientCredentialsTokens(options.credentials, send), send);
-  const api = createClient<paths>({ baseUrl: options.baseUrl, fetch: authorized });
+  const baseUrl = options.baseUrl.replace(/\/$/, '');
+  const authorized = bearerFetch(bearerTokens(options.auth, 'service.imports', send), send);
+  const api = createClient<paths>({ baseUrl, fetch: transportFetch(authorized, options) });
+  // Uploads and event streams take as long as the file or the import: no timeout; uploads repeat on their own.
+  const longCalls = createClient<paths>({ baseUrl, fetch: authorized });
+  const uploads = new Uploads(longCalls, retrySettings(options.retry));
   return {
     api,
-    upload: (file, uploadOptions = {}) => upload(api, file, uploadOptions),
-    dryRun: (file, uploadOptions = {}) => dryRun(api, file, uploadOptions),
+    upload: (file, uploadOptions = {}) => uploads.upload(file, uploadOptions),
+    dryRun: (file, uploadOptions = {}) => uploads.dryRun(file, uploadOptions),
     waitForEnd: (processId, waitOptions = {}) => waitForEnd(api, processId, waitOptions),
     events: (processId, eventsOptions) =>
-      importEvents(
-        authorized,
-        `${options.baseUrl.replace(/\/$/, '')}/processes/${encodeURIComponent(processId)}/events`,
-        eventsOptions,
-      ),
+      importEvents(authorized, `${baseUrl}/processes/${encodeURIComponent(processId)}/events`, eventsOptions),
+    processes: ({ pageSize = 50 } = {}) =>
+      paged(pageSize, async (offset, limit) => {
+        const call = api.GET('/list', { params: { query: { offset, limit } } });
+        const items = await must(call);
+        return { items, total: totalOf((await call).response, 'X-Total-Count') };
+      }),
+    webhooks: webhookHelpers(api),
   };
 }
 
-async function upload(api: Client<paths>, file: ImportFile, options: UploadOptions): Promise<string> {
-  const started = await postFile(api, file, options, false);
-  if (!('process_id' in started))
-    throw new Error('The import service answered an upload with a dry-run report');
-  return started.process_id;
+function webhookHelpers(api: Client<paths>): WebhookHelpers {
+  const endpoint = (endpointId: string) => ({ params: { path: { endpointId } } });
+  return {
+    register: (url, eventTypes) => must(api.POST('/webhooks', { body: { url, event_types: eventTypes } })),
+    list: () => must(api.GET('/webhooks')),
+    rotateSecret: (endpointId) => must(api.POST('/webhooks/{endpointId}/secret', endpoint(endpointId))),
+    attempts: (endpointId) => must(api.GET('/webhooks/{endpointId}/attempts', endpoint(endpointId))),
+    delete: async (endpointId) => {
+      await must(api.DELETE('/webhooks/{endpointId}', endpoint(endpointId)));
+    },
+  };
 }
 
-async function dryRun(
-  api: Client<paths>,
-  file: ImportFile,
-  options: UploadOptions,
-): Promise<ImportDryRunReport | ImportDryRunStarted> {
-  const answer = await postFile(api, file, options, true);
-  if (!('dry_run' in answer)) throw new Error('The import service answered a dry run by starting an import');
-  return answer;
+/** POST /import: an upload or a dry run, sent again after a 503 or 429 when retries are on and the file can be read again. */
+class Uploads {
+  constructor(
+    private readonly api: Client<paths>,
+    private readonly retry: ReturnType<typeof retrySettings>,
+  ) {}
+
+  async upload(file: ImportFile, options: UploadOptions): Promise<string> {
+    const started = await this.post(file, options, false);
+    if (!('process_id' in started))
+      throw new Error('The import service answered an upload with a dry-run report');
+    return started.process_id;
+  }
+
+  async dryRun(file: ImportFile, options: UploadOptions): Promise<ImportDryRunReport | ImportDryRunStarted> {
+    const answer = await this.post(file, options, true);
+    if (!('dry_run' in answer))
+      throw new Error('The import service answered a dry run by starting an import');
+    return answer;
+  }
+
+  private async post(file: ImportFile, options: UploadOptions, dryRun: boolean) {
+    // A stream of bytes is read once: it cannot be sent again.
+    const retry = typeof file === 'string' || file instanceof Blob ? this.retry : null;
+    const idempotencyKey = options.idempotencyKey ?? (retry ? randomUUID() : undefined);
+    for (let attempt = 1; ; attempt++) {
+      const call = postFile(this.api, file, options, dryRun, idempotencyKey);
+      const { response } = await call;
+      const delay = retry && retryDelaySeconds(response, attempt, retry);
+      if (!retry || delay === null) return must(call);
+      await waitToRetry(response, attempt, delay, retry);
+    }
+  }
 }
 
 /** POST /import with the file streamed as multipart/form-data: an import, or a dry run of it. */
-async function postFile(api: Client<paths>, file: ImportFile, options: UploadOptions, dryRun: boolean) {
+async function postFile(
+  api: Client<paths>,
+  file: ImportFile,
+  options: UploadOptions,
+  dryRun: boolean,
+  idempotencyKey: string | undefined,
+) {
   const fields: [string, string][] = (options.companies ?? []).map((company, index) => [
     `companies[${index}]`,
     company,
@@ -113,16 +193,17 @@ async function postFile(api: Client<paths>, file: ImportFile, options: UploadOpt
   if (typeof file === 'string') await access(file, constants.R_OK);
   const boundary = `----broker-client-${randomBytes(12).toString('hex')}`;
   const fileName = fileNameOf(file, options);
-  return must(
-    api.POST('/import', {
-      params: { query: dryRun ? { dry_run: 'true' } : {} },
-      // The form is streamed as it is written; the typed body only names the file.
-      body: { file: fileName },
-      bodySerializer: () => ReadableStream.from(formData(boundary, fields, fileName, bytesOf(file))),
-      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
-      duplex: 'half',
-    }),
-  );
+  return api.POST('/import', {
+    params: {
+      query: dryRun ? { dry_run: 'true' } : {},
+      header: idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+    },
+    // The form is streamed as it is written; the typed body only names the file.
+    body: { file: fileName },
+    bodySerializer: () => ReadableStream.from(formData(boundary, fields, fileName, bytesOf(file))),
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    duplex: 'half',
+  });
 }
 
 function fileNameOf(file: ImportFile, options: UploadOptions): string {

@@ -15,7 +15,14 @@ export {
   type MasterDataKind,
   type MasterDataResult,
 } from './admin-client.js';
-export { type AreaCClientOptions, createBrokerClient, createEmployeeClient } from './area-c-client.js';
+export {
+  type AreaCClientOptions,
+  type BrokerClient,
+  createBrokerClient,
+  createEmployeeClient,
+  type EmployeeClient,
+  type KundenSuchErgebnis,
+} from './area-c-client.js';
 export {
   type CalcClient,
   type CalcClientOptions,
@@ -23,7 +30,12 @@ export {
   type PrivateLiabilityCalculationRequest,
   type PrivateLiabilityCalculationResponse,
 } from './calc-client.js';
-export { type ClientCredentials, ClientCredentialsTokens, TokenRequestError } from './client-credentials.js';
+export {
+  type BearerAuth,
+  type ClientCredentials,
+  ClientCredentialsTokens,
+  TokenRequestError,
+} from './client-credentials.js';
 export type { FetchFunction } from './fetch-function.js';
 export type { ApiCredentials } from './header-group.js';
 export {
@@ -38,7 +50,14 @@ export {
   type ImportStatus,
   type UploadOptions,
   type WaitOptions,
+  type WebhookAttemptView,
+  type WebhookEndpointCreated,
+  type WebhookEndpointView,
+  type WebhookEventType,
+  type WebhookHelpers,
 } from './import-client.js';
+export { type Page, type Paged } from './paging.js';
+export { type RetryEvent, type RetryOptions, type TransportOptions } from './transport.js';
 export { type EventsOptions, type ImportEvent, type ImportProcessEvent } from './import-events.js';
 export { type ImportWebhookEvent, verifyImportWebhook } from './webhook-verifier.js';
 export type * as AdminApi from './generated/admin-api.js';

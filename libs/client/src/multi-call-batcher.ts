@@ -134,6 +134,9 @@ async function answersOf(response: Response, count: number): Promise<(Response |
     const headers = new Headers();
     for (const [name, value] of Object.entries(part.headers))
       if (value !== undefined) headers.set(name, value);
+    // A part's call was the batch's request: its id is the one to quote.
+    const batchRequestId = response.headers.get('X-Request-Id');
+    if (batchRequestId && !headers.has('X-Request-Id')) headers.set('X-Request-Id', batchRequestId);
     const [status, ...reason] = (headers.get('X-Svc-Status') ?? '').split(' ');
     const code = Number(status);
     const body = code === 204 || code === 304 ? null : part.bytes;

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   createReadStream,
@@ -11,6 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import ts from 'typescript';
 import { IMPORT_PIPELINE_STATUSES } from '@broker/contracts';
 import {
@@ -19,6 +21,7 @@ import {
   createEmployeeClient,
   createImportClient,
   type FetchFunction,
+  ClientCredentialsTokens,
   type ImportEvent,
   isApiErrorViewError,
   isMeldungenError,
@@ -36,8 +39,20 @@ import {
   CLIENT_TYPES_DIR,
   clientTypesSource,
 } from '../src/client-types.js';
-import { DEMO_API_CLIENTS, DEMO_CALC_USER, DEMO_EMPLOYEES } from '../src/seed/demo-data.js';
+import {
+  DEMO_API_CLIENTS,
+  DEMO_CALC_USER,
+  DEMO_EMPLOYEES,
+  DEMO_IMPORT_CLIENTS,
+} from '../src/seed/demo-data.js';
 import { nginxInstalled, type RunningGateway, startGateway } from './gateway-process.js';
+import {
+  type FaultyUpstream,
+  faultyUpstream,
+  installPackedClient,
+  packClient,
+  tarballFiles,
+} from './packed-client.js';
 import { type RunningProcess, runScript, startPlatformProcesses } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
@@ -89,13 +104,22 @@ function recordingFetch(): { fetch: FetchFunction; sent: Sent[] } {
 interface PortalResult {
   imported: Record<string, number>;
   statuses: string[];
+  importsInAll: number;
+  importIds: string[];
   names: string[];
   customer: unknown;
   addressCount: number;
   countryCount: number;
   missing: string[];
+  missingRequestId: string | null;
   cheapest: string | null;
+  retried: { status: number; url: string }[];
 }
+
+const execFileAsync = promisify(execFile);
+
+/** TypeScript's compiler, as a portal's project would run it. */
+const TSC = require.resolve('typescript/bin/tsc');
 
 /** The README's portal example, the code block after `<!-- example: portal -->`. */
 function readmeExample(): string {
@@ -158,26 +182,45 @@ describeWithNginx('@broker/client against the running services, through the gate
   let oauth: OidcAuthorizationServer;
   let services: Record<'import' | 'worker' | 'calc' | 'broker' | 'admin', RunningProcess>;
   let gateway: RunningGateway;
+  /** The calculation service behind a hop that can answer a call with 503, as an overloaded service would. */
+  let calcHop: FaultyUpstream;
+  /** The import service behind such a hop. */
+  let importHop: FaultyUpstream;
   let workDir: string;
   let gdvFile: string;
 
   beforeAll(async () => {
-    oauth = await startOidcAuthorizationServer([IMPORT_ACCOUNT]);
+    // As the development login provider: the portal accounts of the demo data (the README example's) beside the test's.
+    oauth = await startOidcAuthorizationServer([IMPORT_ACCOUNT, ...DEMO_IMPORT_CLIENTS]);
     suiteEnvironment = await createSuiteEnvironment({
       ...oauth.importServiceEnv,
       CALC_TOKEN_TTL_SECONDS: String(CALC_TOKEN_SECONDS),
       LOG_LEVEL: 'warn',
+      // As in development: webhooks to a portal on this machine.
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.0/8',
+      IMPORT_WEBHOOK_ALLOW_HTTP: 'true',
     });
     const env = suiteEnvironment.env;
     const seeded = await runScript('tools/dev/dist/db-cli.js', ['seed'], env);
     if (seeded.code !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
     services = await startPlatformProcesses(env);
-    gateway = await startGateway(services, {
-      GATEWAY_RATE_PER_SECOND: '200',
-      GATEWAY_RATE_BURST: '400',
-      GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
-      GATEWAY_MAX_UPLOAD_BYTES: String(64 * 1024 * 1024),
-    });
+    calcHop = await faultyUpstream(services.calc.baseUrl);
+    importHop = await faultyUpstream(services.import.baseUrl);
+    gateway = await startGateway(
+      {
+        ...services,
+        calc: { ...services.calc, baseUrl: calcHop.url },
+        import: { ...services.import, baseUrl: importHop.url },
+      },
+      {
+        GATEWAY_RATE_PER_SECOND: '200',
+        GATEWAY_RATE_BURST: '400',
+        GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
+        GATEWAY_MAX_UPLOAD_BYTES: String(64 * 1024 * 1024),
+      },
+      undefined,
+      new URL(oauth.issuer).host,
+    );
     workDir = mkdtempSync(path.join(tmpdir(), 'client-e2e-'));
     gdvFile = path.join(workDir, 'bestand.gdv');
     await writeGdvPortfolio(createWriteStream(gdvFile), { contracts: 200 });
@@ -186,6 +229,8 @@ describeWithNginx('@broker/client against the running services, through the gate
   afterAll(async () => {
     await Promise.all(Object.values(services ?? {}).map((service) => service.terminate()));
     gateway?.stop();
+    await calcHop?.close();
+    await importHop?.close();
     await suiteEnvironment?.cleanup();
     await oauth?.close();
     if (workDir) rmSync(workDir, { recursive: true, force: true });
@@ -194,7 +239,7 @@ describeWithNginx('@broker/client against the running services, through the gate
   const importClient = (fetch?: FetchFunction, clientSecret = IMPORT_ACCOUNT.clientSecret) =>
     createImportClient({
       baseUrl: `${gateway.url}/api/v1`,
-      credentials: { tokenUrl: oauth.tokenUrl, clientId: IMPORT_ACCOUNT.clientId, clientSecret },
+      auth: { credentials: { tokenUrl: oauth.tokenUrl, clientId: IMPORT_ACCOUNT.clientId, clientSecret } },
       fetch,
     });
   const employeeBase = () => `${gateway.url}/service/demo/employee/1.0/rest`;
@@ -220,46 +265,87 @@ describeWithNginx('@broker/client against the running services, through the gate
     }
   });
 
-  it('compiles the README’s portal example without a cast and runs it against all three areas', async () => {
-    const exampleFile = path.join(__dirname, `.portal-example-${process.pid}.ts`);
-    writeFileSync(exampleFile, readmeExample());
+  it('installs the packed client outside the workspace, and runs the README’s example there through the gateway', async () => {
+    const portalDir = mkdtempSync(path.join(tmpdir(), 'portal-example-'));
     try {
-      expect(typeErrors(exampleFile)).toEqual([]);
-      const { runPortal } = (await import(exampleFile)) as {
-        runPortal(settings: object): Promise<PortalResult>;
-      };
-      const result = await runPortal({
+      const tarball = packClient(portalDir);
+      const packed = tarballFiles(tarball);
+      expect(packed).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/index.d.ts']));
+      expect(
+        packed.filter((file) => /\.(map|tsbuildinfo|ts)$/.test(file) && !file.endsWith('.d.ts')),
+      ).toEqual([]);
+      expect(packed.filter((file) => /\.spec\./.test(file))).toEqual([]);
+      installPackedClient(portalDir, tarball);
+      writeFileSync(path.join(portalDir, 'portal.ts'), readmeExample());
+      writeFileSync(
+        path.join(portalDir, 'main.ts'),
+        "import { runPortal } from './portal';\n" +
+          'runPortal(JSON.parse(process.argv[2]!)).then((result) => console.log(JSON.stringify(result)));\n',
+      );
+      const compiled = spawnSync(
+        process.execPath,
+        [TSC, '--strict', '--module', 'nodenext', '--target', 'es2023', '--types', 'node', 'main.ts'],
+        { cwd: portalDir, encoding: 'utf8' },
+      );
+      expect(compiled.stdout + compiled.stderr).toBe('');
+
+      // Two imports of the broker before the example's, so its list has more than one page of two.
+      const earlier = importClient();
+      for (let count = 0; count < 2; count++)
+        await earlier.waitForEnd(await earlier.upload(gdvFile, { companies: ['9999'] }), { intervalMs: 300 });
+      calcHop.refuseNextCallTo('/api/v1/calculate/private-liability');
+      const settings = {
         gateway: gateway.url,
         tenant: 'demo',
         employee: EMPLOYEE,
         apiId: API_CLIENT.apiId,
         apiKey: API_CLIENT.apiKey,
+        // The development token endpoint, through the gateway, as `pnpm start` serves it.
         oauth: {
-          tokenUrl: oauth.tokenUrl,
-          clientId: IMPORT_ACCOUNT.clientId,
-          clientSecret: IMPORT_ACCOUNT.clientSecret,
+          tokenUrl: `${gateway.url}/dev/oauth/token`,
+          clientId: DEMO_IMPORT_CLIENTS[0].clientId,
+          clientSecret: DEMO_IMPORT_CLIENTS[0].clientSecret,
         },
         calc: { username: DEMO_CALC_USER.username, password: DEMO_CALC_USER.password },
         gdvFile,
         companies: ['9999'],
+      };
+      // Not spawnSync: the authorization server the example gets its tokens from runs in this process.
+      const run = await execFileAsync(process.execPath, ['main.js', JSON.stringify(settings)], {
+        cwd: portalDir,
+        encoding: 'utf8',
+        timeout: 90_000,
       });
+      expect(run.stderr).toBe('');
+      const result = JSON.parse(run.stdout) as PortalResult;
       expect(result.statuses.at(-1)).toBe('processed');
-      expect(result.imported).toMatchObject({ contractsCreated: 200 });
-      expect(result.names.length).toBeGreaterThan(0);
+      expect(result.imported).toMatchObject({ contractsWritten: 200 });
+      expect(result.importIds.length).toBe(result.importsInAll);
+      expect(result.importsInAll).toBeGreaterThan(2);
+      expect(result.names.length).toBeGreaterThan(2);
       expect(result.customer).toHaveProperty('Typ');
       expect(result.addressCount).toBeGreaterThan(0);
       expect(result.countryCount).toBeGreaterThan(200);
       expect(result.missing).toEqual([expect.stringContaining('999999999')]);
+      expect(result.missingRequestId).toMatch(/\S/);
       expect(typeof result.cheapest).toBe('string');
+      // The calculation was refused once with 503 and Retry-After, and the example's call was sent again.
+      expect(calcHop.refused.map((call) => call.path)).toEqual(['/api/v1/calculate/private-liability']);
+      expect(result.retried).toEqual([
+        { status: 503, url: `${gateway.url}/api/v1/calculate/private-liability` },
+      ]);
     } finally {
-      rmSync(exampleFile, { force: true });
+      rmSync(portalDir, { recursive: true, force: true });
     }
-    // Through the gateway: the three reads of one tick arrived there as one multi-call under interface version 1.0.
     const accessLog = readFileSync(path.join(gateway.stateDir, 'access.log'), 'utf8');
+    // Through the gateway: the three reads of one tick arrived there as one multi-call under interface version 1.0;
+    // the search's pages and the process list's pages went one by one.
     expect(accessLog).toContain('"method":"POST","uri":"/service/demo/employee/1.0/rest","status":200');
-    for (const uri of ['/api/v1/import', '/api/v1/calculate/private-liability', '/api/login'])
+    for (const uri of ['/dev/oauth/token', '/api/v1/import', '/api/login'])
       expect(accessLog).toContain(`"uri":"${uri}","status":200`);
-  }, 60_000);
+    expect(accessLog).toContain('"uri":"/api/v1/calculate/private-liability","status":503');
+    expect(accessLog).toContain('"uri":"/api/v1/calculate/private-liability","status":200');
+  }, 180_000);
 
   it('area A: one token for every call until it expires; uploads from a Blob and from a stream', async () => {
     const network = recordingFetch();
@@ -286,6 +372,50 @@ describeWithNginx('@broker/client against the running services, through the gate
     expect(refused).toBeInstanceOf(TokenRequestError);
     expect(refused).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
   }, 60_000);
+
+  it('area A: a static token or a token provider; an upload refused with 503 repeated under one Idempotency-Key', async () => {
+    const tokenUrl = `${gateway.url}/dev/oauth/token`;
+    const { clientId, clientSecret } = DEMO_IMPORT_CLIENTS[0];
+    const staticToken = await new ClientCredentialsTokens({ tokenUrl, clientId, clientSecret }).token();
+    const withToken = createImportClient({ baseUrl: `${gateway.url}/api/v1`, auth: { token: staticToken } });
+    expect((await withToken.api.GET('/list')).response.status).toBe(200);
+    const provided: string[] = [];
+    const withProvider = createImportClient({
+      baseUrl: `${gateway.url}/api/v1`,
+      auth: { token: () => (provided.push('asked'), staticToken) },
+      retry: true,
+    });
+    importHop.refuseNextCallTo('/api/v1/import');
+    const processId = await withProvider.upload(gdvFile, { companies: ['9999'] });
+    expect(importHop.refused).toEqual([
+      { path: '/api/v1/import', headers: expect.objectContaining({ 'idempotency-key': expect.any(String) }) },
+    ]);
+    expect((await withProvider.waitForEnd(processId, { intervalMs: 300 })).status).toBe('processed');
+    // The repeat carried the same key: a third upload with that key answers the same process, importing nothing.
+    const key = String(importHop.refused[0].headers['idempotency-key']);
+    expect(await withProvider.upload(gdvFile, { companies: ['9999'], idempotencyKey: key })).toBe(processId);
+    expect(provided).toEqual(['asked']);
+
+    const error = await must(
+      createImportClient({ baseUrl: `${gateway.url}/api/v1`, auth: { token: 'not-a-token' } }).api.GET(
+        '/list',
+      ),
+    ).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 401, requestId: expect.stringMatching(/\S/) });
+  });
+
+  it('area A (extension): webhook endpoints registered, listed, their secret rotated, attempts read, deleted', async () => {
+    const { webhooks } = importClient();
+    const created = await webhooks.register('http://127.0.0.1:9/hooks/imports', ['import.processed']);
+    expect(created).toMatchObject({ url: 'http://127.0.0.1:9/hooks/imports', secret: expect.any(String) });
+    expect((await webhooks.list()).map((endpoint) => endpoint.id)).toContain(created.id);
+    const rotated = await webhooks.rotateSecret(created.id);
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(await webhooks.attempts(created.id)).toEqual([]);
+    await webhooks.delete(created.id);
+    expect((await webhooks.list()).map((endpoint) => endpoint.id)).not.toContain(created.id);
+    await expect(webhooks.delete(created.id)).rejects.toMatchObject({ status: 404 });
+  });
 
   it('area A (extensions): events through the gateway to the end, resumed with Last-Event-ID; a dry run', async () => {
     const client = importClient();
@@ -366,9 +496,9 @@ describeWithNginx('@broker/client against the running services, through the gate
     });
     const ma = EMPLOYEE;
     const [hits, missing, salutations] = await Promise.all([
-      employee.GET('/{ma}/kunden/_search', { params: { path: { ma }, query: { q: 'a', size: 5 } } }),
-      employee.GET('/{ma}/kunden/{customerId}', { params: { path: { ma, customerId: '987654321' } } }),
-      employee.GET('/anreden'),
+      employee.api.GET('/{ma}/kunden/_search', { params: { path: { ma }, query: { q: 'a', size: 5 } } }),
+      employee.api.GET('/{ma}/kunden/{customerId}', { params: { path: { ma, customerId: '987654321' } } }),
+      employee.api.GET('/anreden'),
     ]);
     expect(network.sent).toEqual([
       expect.objectContaining({
@@ -386,7 +516,7 @@ describeWithNginx('@broker/client against the running services, through the gate
     expect(salutations.data!.map((item) => item.Value)).toEqual(expect.arrayContaining(['herr', 'frau']));
 
     const failed = await must(
-      employee.GET('/{ma}/kunden/{customerId}', { params: { path: { ma, customerId: '987654321' } } }),
+      employee.api.GET('/{ma}/kunden/{customerId}', { params: { path: { ma, customerId: '987654321' } } }),
     ).catch((error: unknown) => error);
     expect(isMeldungenError(failed) && failed.status).toBe(404);
   });
@@ -400,11 +530,11 @@ describeWithNginx('@broker/client against the running services, through the gate
     });
     const city = `Bremen-${randomBytes(3).toString('hex')}`;
     const [updated, companies] = await Promise.all([
-      broker.PATCH('/vermittler/{vmt}', {
+      broker.api.PATCH('/vermittler/{vmt}', {
         params: { path: { vmt: 'V1003' } },
         body: { Adresse: { Ort: city } },
       }),
-      broker.GET('/{vmt}/gesellschaften', { params: { path: { vmt: 'V1003' } } }),
+      broker.api.GET('/{vmt}/gesellschaften', { params: { path: { vmt: 'V1003' } } }),
     ]);
     expect(network.sent).toHaveLength(1);
     expect(updated.response.status).toBe(200);
@@ -422,7 +552,7 @@ describeWithNginx('@broker/client against the running services, through the gate
     const cities = Array.from({ length: 101 }, (_, index) => `Ort-${index}`);
     const answers = await Promise.all(
       cities.map((city) =>
-        broker.PATCH('/vermittler/{vmt}', {
+        broker.api.PATCH('/vermittler/{vmt}', {
           params: { path: { vmt: 'V1003' } },
           body: { Adresse: { Ort: city } },
         }),
@@ -433,7 +563,7 @@ describeWithNginx('@broker/client against the running services, through the gate
       'multipart/related',
       'application/json',
     ]);
-    const { data } = await broker.PATCH('/vermittler/{vmt}', {
+    const { data } = await broker.api.PATCH('/vermittler/{vmt}', {
       params: { path: { vmt: 'V1003' } },
       body: {},
     });
@@ -450,8 +580,8 @@ describeWithNginx('@broker/client against the running services, through the gate
     });
     const abort = new AbortController();
     const [aborted, kept] = await Promise.allSettled([
-      employee.GET('/anreden', { signal: abort.signal }),
-      employee.GET('/adresstypen'),
+      employee.api.GET('/anreden', { signal: abort.signal }),
+      employee.api.GET('/adresstypen'),
       Promise.resolve().then(() => abort.abort()),
     ]);
     expect(aborted).toMatchObject({ status: 'rejected', reason: { name: 'AbortError' } });
@@ -464,8 +594,8 @@ describeWithNginx('@broker/client against the running services, through the gate
   it('area C: revalidates a cached list instead of reading it again, and answers from the cache on 304', async () => {
     const network = recordingFetch();
     const employee = createEmployeeClient({ baseUrl: employeeBase(), ...API_CLIENT, fetch: network.fetch });
-    const first = await must(employee.GET('/laender'));
-    const second = await employee.GET('/laender');
+    const first = await must(employee.api.GET('/laender'));
+    const second = await employee.api.GET('/laender');
     expect(second.response.status).toBe(200);
     expect(second.data).toEqual(first);
     expect(
@@ -484,8 +614,8 @@ describeWithNginx('@broker/client against the running services, through the gate
       now: () => Date.now() - 10 * 60_000,
       fetch: network.fetch,
     });
-    expect((await lateClock.GET('/anreden')).response.status).toBe(200);
-    expect((await lateClock.GET('/adresstypen')).response.status).toBe(200);
+    expect((await lateClock.api.GET('/anreden')).response.status).toBe(200);
+    expect((await lateClock.api.GET('/adresstypen')).response.status).toBe(200);
     // Refused once for the clock, then signed on the server's time from then on.
     expect(network.sent.map((request) => request.status)).toEqual([400, 200, 200]);
 
@@ -497,10 +627,10 @@ describeWithNginx('@broker/client against the running services, through the gate
     });
     // Three calls in flight before any answer told the clock: each is signed again on its own.
     const paths = ['/anreden', '/adresstypen', '/kontaktarten'] as const;
-    const answers = await Promise.all(paths.map((path) => unbatched.GET(path)));
+    const answers = await Promise.all(paths.map((path) => unbatched.api.GET(path)));
     expect(answers.map((answer) => answer.response.status)).toEqual([200, 200, 200]);
 
     const otp = createEmployeeClient({ baseUrl: employeeBase(), ...API_CLIENT, proof: 'otp' });
-    expect((await otp.GET('/kontaktarten')).response.status).toBe(200);
+    expect((await otp.api.GET('/kontaktarten')).response.status).toBe(200);
   });
 });

@@ -117,7 +117,7 @@ async function gdvFile(policyPrefix: string, contracts = 200): Promise<Buffer> {
       batch: false,
       cache: false,
     });
-    const salutations = await employee.GET('/anreden');
+    const salutations = await employee.api.GET('/anreden');
     expect(salutations.response.status).toBe(200);
 
     // Shown once: after closing, and on the page again, the key is nowhere.
@@ -459,7 +459,7 @@ async function gdvFile(policyPrefix: string, contracts = 200): Promise<Buffer> {
       batch: false,
       cache: false,
     });
-    const created = await employee.POST('/{ma}/kunden', {
+    const created = await employee.api.POST('/{ma}/kunden', {
       params: { path: { ma: 'M1_01' } },
       body: {
         Person: { Typ: 'natuerlich', Vorname: 'Olaf', Nachname: 'Outbox' },

@@ -51,6 +51,8 @@ export async function startGateway(
   limits: Omit<GatewayLimits, DefaultedLimits> & Partial<Pick<GatewayLimits, DefaultedLimits>>,
   /** Where it listens (a free port unless given: a test that must name the address before the gateway starts). */
   port?: number,
+  /** The development login provider's `host:port`, for the development token endpoint as `pnpm start` has it. */
+  loginProvider?: string,
 ): Promise<RunningGateway> {
   const stateDir = mkdtempSync(join(tmpdir(), 'gateway-'));
   port ??= await findFreePort();
@@ -70,6 +72,7 @@ export async function startGateway(
       GATEWAY_TRACE_SAMPLING: traceSampling(),
       ...limits,
     },
+    loginProvider,
   );
   let output = '';
   const nginx: ChildProcess = spawn('nginx', args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -376,7 +376,10 @@ describe('traces: a multi-call of the broker service, its parts as child spans',
         return fetch(request);
       },
     });
-    const [salutations, countries] = await Promise.all([employee.GET('/anreden'), employee.GET('/laender')]);
+    const [salutations, countries] = await Promise.all([
+      employee.api.GET('/anreden'),
+      employee.api.GET('/laender'),
+    ]);
     expect([salutations.response.status, countries.response.status]).toEqual([200, 200]);
 
     const spans = await receiver.waitFor((received) => {

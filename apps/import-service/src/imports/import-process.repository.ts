@@ -169,10 +169,14 @@ export class ImportProcessRepository {
   }
 
   /** Processes of `caller`'s broker and every broker below it, newest first. */
-  async listVisible(caller: BrokerRef, page: { limit: number; offset: number }): Promise<ImportProcessRow[]> {
-    return this.db.query<ImportProcessRow[]>(
+  /** A page of the processes of `caller`'s broker tree, newest first, and how many there are in all. */
+  async listVisible(
+    caller: BrokerRef,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: ImportProcessRow[]; total: number }> {
+    const rows = await this.db.query<(ImportProcessRow & { total: number })[]>(
       `WITH RECURSIVE ${visibleBrokersCte(1, 2)}
-       SELECT p.id, p.status, p.file_type AS "fileType", b.broker_number AS "brokerNumber", b.name AS "brokerName",
+       SELECT count(*) OVER ()::int AS total, p.id, p.status, p.file_type AS "fileType", b.broker_number AS "brokerNumber", b.name AS "brokerName",
               p.started_at AS "startedAt", p.ended_at AS "endedAt", p.amount_of_records AS "amountOfRecords",
               COALESCE((SELECT json_agg(json_build_object('id', c.vu_number, 'name', c.name) ORDER BY c.vu_number)
                           FROM "import".import_process_company pc JOIN broker.company c ON c.id = pc.company_id
@@ -185,6 +189,15 @@ export class ImportProcessRepository {
         LIMIT $3 OFFSET $4`,
       [caller.tenantId, caller.brokerId, page.limit, page.offset],
     );
+    if (rows.length > 0 || page.offset === 0) return { rows, total: rows[0]?.total ?? 0 };
+    // A page past the end counts no rows of its own.
+    const [{ total }] = await this.db.query<{ total: number }[]>(
+      `WITH RECURSIVE ${visibleBrokersCte(1, 2)}
+       SELECT count(*)::int AS total FROM "import".import_process p JOIN visible_broker v ON v.id = p.broker_id
+        WHERE p.tenant_id = $1 AND NOT p.dry_run`,
+      [caller.tenantId, caller.brokerId],
+    );
+    return { rows, total };
   }
 
   /** One process of `caller`'s broker tree with its history and issues; undefined for any other process. */

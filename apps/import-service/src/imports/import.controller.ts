@@ -39,6 +39,9 @@ import {
 } from './upload-admission.interceptor.js';
 import { ImportService } from './import.service.js';
 
+/** The number of all the caller's processes, beside a page of /list (extension: the spec's list has no paging). */
+const TOTAL_COUNT_HEADER = 'X-Total-Count';
+
 /** Area A, base /api/v1: start an import and list import processes. */
 @Controller('api/v1')
 @UseGuards(OAuthBearerGuard)
@@ -122,10 +125,26 @@ export class ImportController {
     operationId: 'listImports',
     summary: 'Import processes of the caller’s broker, newest first',
   })
-  @ApiJsonAnswer('ImportProcessView', { array: true })
+  @ApiJsonAnswer('ImportProcessView', {
+    array: true,
+    description: 'The page of processes, newest first',
+    headers: {
+      [TOTAL_COUNT_HEADER]: {
+        description: 'The number of all the caller’s processes, for paging',
+        required: true,
+        schema: { type: 'integer', minimum: 0 },
+      },
+    },
+  })
   @Get('list')
-  list(@Req() request: Request, @Query() query: ListImportsQuery): Promise<ImportProcessView[]> {
-    return this.imports.list(principalOf(request), query);
+  async list(
+    @Req() request: Request,
+    @Query() query: ListImportsQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ImportProcessView[]> {
+    const { processes, total } = await this.imports.list(principalOf(request), query);
+    response.setHeader(TOTAL_COUNT_HEADER, String(total));
+    return processes;
   }
 
   /** Beyond the spec: history, counts per stage, warnings and rejected records with their lines. */

@@ -239,10 +239,14 @@ export class ImportService {
     return importProgress(row.status, records?.status === row.status ? records : undefined, reached.at(-1));
   }
 
-  async list(principal: OAuthPrincipal, query: ListImportsQuery): Promise<ImportProcessView[]> {
+  /** A page of the caller's processes, and how many there are in all. */
+  async list(
+    principal: OAuthPrincipal,
+    query: ListImportsQuery,
+  ): Promise<{ processes: ImportProcessView[]; total: number }> {
     const caller = await this.callerBroker(principal);
-    const rows = await this.processes.listVisible(caller, query);
-    return rows.map(toImportProcessView);
+    const { rows, total } = await this.processes.listVisible(caller, query);
+    return { processes: rows.map(toImportProcessView), total };
   }
 
   private async targetBroker(caller: BrokerRef, brokerNumber: string | undefined): Promise<BrokerRef> {

@@ -458,9 +458,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The page of processes, newest first */
             200: {
                 headers: {
+                    /** @description The number of all the caller’s processes, for paging */
+                    "X-Total-Count": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,117 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { retryAfterSeconds } from './api-error.js';
+import type { FetchFunction } from './fetch-function.js';
+
+/** What a retry is told about the answer it repeats a call after. */
+export interface RetryEvent {
+  /** The attempt that comes next: 2 for the first repeat. */
+  attempt: number;
+  status: number;
+  delaySeconds: number;
+  url: string;
+  requestId: string | null;
+}
+
+/** Repeating calls the service or the gateway refused for now: 503 (overloaded) and 429 (rate limited). */
+export interface RetryOptions {
+  /** Attempts in all, the first one included (default 3). */
+  attempts?: number;
+  /**
+   * The longest wait before a repeat, in seconds (default 30): an answer whose `Retry-After` asks for more is
+   * the call's answer, not waited for.
+   */
+  maxDelaySeconds?: number;
+  /** Called before each repeat (to log it, or count it). */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+/** How every factory's calls travel: the same options in every area. */
+export interface TransportOptions {
+  /** A function from Request to Response, for a proxy agent or a custom transport; default the global `fetch`. */
+  fetch?: FetchFunction;
+  /**
+   * Milliseconds an attempt may take, its answer's body read (default 30,000; 0 for none). Uploads and event
+   * streams have none: they take as long as the file or the import.
+   */
+  timeoutMs?: number;
+  /** Off unless given: `true` for the defaults, or the attempts and the longest wait. */
+  retry?: boolean | RetryOptions;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const RETRIED_STATUSES = new Set([429, 503]);
+/** The wait before the n-th repeat when the answer says none (1 s, 2 s, 4 s, ...). */
+const backoffSeconds = (repeat: number) => 2 ** (repeat - 1);
+
+/** The retry settings `retry` stands for, or null when calls are not repeated. */
+export function retrySettings(retry: TransportOptions['retry']): Required<RetryOptions> | null {
+  if (!retry) return null;
+  const given = retry === true ? {} : retry;
+  return {
+    attempts: given.attempts ?? 3,
+    maxDelaySeconds: given.maxDelaySeconds ?? 30,
+    onRetry: given.onRetry ?? (() => undefined),
+  };
+}
+
+/**
+ * How long to wait before repeating a call answered with `response` in `attempt` (1 for the first), or null when it
+ * is not repeated: a status other than 503 and 429, no attempt left, or a Retry-After beyond the cap.
+ */
+export function retryDelaySeconds(
+  response: Response,
+  attempt: number,
+  settings: Required<RetryOptions>,
+): number | null {
+  if (!RETRIED_STATUSES.has(response.status) || attempt >= settings.attempts) return null;
+  const delay = retryAfterSeconds(response) ?? backoffSeconds(attempt);
+  return delay <= settings.maxDelaySeconds ? delay : null;
+}
+
+/** Waits out `delaySeconds` before the repeat after `response`, telling `onRetry`; the refused body is dropped. */
+export async function waitToRetry(
+  response: Response,
+  attempt: number,
+  delaySeconds: number,
+  settings: Required<RetryOptions>,
+  signal?: AbortSignal | null,
+): Promise<void> {
+  // Unread, it is dropped; a client that read it (openapi-fetch's error body) has let it go already.
+  if (response.body && !response.body.locked) await response.body.cancel();
+  settings.onRetry({
+    attempt: attempt + 1,
+    status: response.status,
+    delaySeconds,
+    url: response.url,
+    requestId: response.headers.get('X-Request-Id'),
+  });
+  await sleep(delaySeconds * 1000, undefined, { signal: signal ?? undefined });
+}
+
+/**
+ * `send` with each attempt limited to `timeoutMs` (the caller's own signal still applies), and, with `retry`, calls
+ * answered 503 or 429 sent again after their `Retry-After`. A request with a body is kept (cloned) to be sent again;
+ * each repeat goes through `send` anew, so it is signed and authorized afresh.
+ */
+export function transportFetch(send: FetchFunction, options: TransportOptions): FetchFunction {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const settings = retrySettings(options.retry);
+  const attemptOnce: FetchFunction =
+    timeoutMs > 0 ? (request) => send(withTimeout(request, timeoutMs)) : send;
+  if (!settings) return attemptOnce;
+  return async (request) => {
+    for (let attempt = 1; ; attempt++) {
+      const kept = request.clone();
+      const response = await attemptOnce(request);
+      const delay = retryDelaySeconds(response, attempt, settings);
+      if (delay === null) return response;
+      await waitToRetry(response, attempt, delay, settings, request.signal);
+      request = kept;
+    }
+  };
+}
+
+/** The request, aborted after `timeoutMs` or when its own signal aborts. */
+function withTimeout(request: Request, timeoutMs: number): Request {
+  return new Request(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]) });
+}
