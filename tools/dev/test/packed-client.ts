@@ -7,12 +7,14 @@ import { REPO_ROOT } from './run-cli.js';
 
 const CLIENT_DIR = path.join(REPO_ROOT, 'libs/client');
 
-/** pnpm as the test command runs it (npm_execpath), else the one on the PATH. */
+/** pnpm as the test command runs it (npm_execpath: a program, or a script for Node), else the one on the PATH. */
 function pnpm(args: string[], cwd: string): string {
-  const script = process.env.npm_execpath;
-  return script && /pnpm/.test(path.basename(script))
-    ? execFileSync(process.execPath, [script, ...args], { cwd, encoding: 'utf8' })
-    : execFileSync('pnpm', args, { cwd, encoding: 'utf8' });
+  const execPath = process.env.npm_execpath;
+  if (!execPath || !/pnpm/.test(path.basename(execPath)))
+    return execFileSync('pnpm', args, { cwd, encoding: 'utf8' });
+  return /\.[cm]?js$/.test(execPath)
+    ? execFileSync(process.execPath, [execPath, ...args], { cwd, encoding: 'utf8' })
+    : execFileSync(execPath, args, { cwd, encoding: 'utf8' });
 }
 
 /** `pnpm pack` of @broker/client (built) into `dir`: the tarball's path. */
