@@ -18,17 +18,23 @@ function decodeQuotedPrintable(text: string): string {
 }
 
 function parseMail(raw: string, to: string[]): ReceivedMail {
-  const [head = '', ...body] = raw.split(/\r?\n\r?\n/);
+  const [folded = '', ...body] = raw.split(/\r?\n\r?\n/);
+  const head = folded.replace(/\r?\n[ \t]+/g, ' '); // a long header goes on in lines that begin with a blank
   const subject = /^Subject: (.*)$/m.exec(head)?.[1] ?? '';
-  const decodedSubject = subject.replace(/=\?UTF-8\?Q\?(.*?)\?=/gi, (_m, encoded: string) =>
-    decodeQuotedPrintable(encoded.replace(/_/g, ' ')),
-  );
+  // Blanks between two encoded words are not part of the text (RFC 2047).
+  const decodedSubject = subject
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?Q\?(.*?)\?=/gi, (_m, encoded: string) =>
+      decodeQuotedPrintable(encoded.replace(/_/g, ' ')),
+    );
   return { to, subject: decodedSubject.replace(/\s+/g, ' '), text: decodeQuotedPrintable(body.join('\n\n')) };
 }
 
 /** A real SMTP server (npm smtp-server) on a local port, keeping every mail it accepts. */
 export class TestMailServer {
   readonly mails: ReceivedMail[] = [];
+  /** Told of every mail as it is kept. */
+  onReceive: ((mail: ReceivedMail) => void) | undefined;
   private server: SMTPServer | undefined;
 
   constructor(readonly port: number) {}
@@ -53,7 +59,9 @@ export class TestMailServer {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const to = session.envelope.rcptTo.map((recipient) => recipient.address);
-          this.mails.push(parseMail(Buffer.concat(chunks).toString('latin1'), to));
+          const mail = parseMail(Buffer.concat(chunks).toString('latin1'), to);
+          this.mails.push(mail);
+          this.onReceive?.(mail);
           callback();
         });
       },
@@ -75,6 +83,8 @@ export interface ReceivedSms {
 /** A local HTTP SMS gateway: keeps what it is sent; can be told to fail the next requests. */
 export class TestSmsGateway {
   readonly messages: ReceivedSms[] = [];
+  /** Told of every message as it is kept. */
+  onReceive: ((message: ReceivedSms) => void) | undefined;
   failNext = 0;
   /** The status the next `failNext` requests are answered with. */
   failStatus = 503;
@@ -90,7 +100,9 @@ export class TestSmsGateway {
           response.writeHead(this.failStatus).end();
           return;
         }
-        this.messages.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReceivedSms);
+        const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReceivedSms;
+        this.messages.push(message);
+        this.onReceive?.(message);
         response.writeHead(202, { 'Content-Type': 'application/json' }).end('{"accepted":true}');
       });
     });

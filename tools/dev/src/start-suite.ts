@@ -15,6 +15,7 @@ import {
   developmentSecrets,
 } from './dev-environment.js';
 import { DEV_CONSOLE_PEOPLE, startDevLogin } from './dev-login.js';
+import { DevMailbox } from './dev-mailbox.js';
 import { ensureNginx, localGatewayPort, planLocalGateway } from './local-gateway.js';
 import { DEMO_IMPORT_CLIENTS } from './seed/demo-data.js';
 
@@ -268,6 +269,19 @@ function setCustomerBaseUrl(env: NodeJS.ProcessEnv, launches: Launch[]): string 
   return `Customer pages (the links in mails and SMS): ${env.CUSTOMER_BASE_URL}/service/{tenant}/...`;
 }
 
+/**
+ * The development mailbox for the broker service's mail and SMS, unless the caller named an SMTP server and an SMS
+ * gateway of their own. A line for the summary.
+ */
+async function startMailbox(env: NodeJS.ProcessEnv): Promise<string> {
+  if (env.SMTP_URL && env.SMS_GATEWAY_URL) return 'Mail and SMS: sent to SMTP_URL and SMS_GATEWAY_URL';
+  const logFile = path.join(LOG_DIR, 'messages.log');
+  const mailbox = await DevMailbox.start(logFile);
+  env.SMTP_URL ||= mailbox.env.SMTP_URL;
+  env.SMS_GATEWAY_URL ||= mailbox.env.SMS_GATEWAY_URL;
+  return `Mail and SMS (development mailbox; nothing leaves this machine): ${mailbox.pageUrl} and ${relativePath(logFile)}`;
+}
+
 /** A path as the summary shows it: from the directory `pnpm start` ran in. */
 function relativePath(target: string): string {
   return path.relative(process.cwd(), target) || '.';
@@ -297,10 +311,12 @@ async function main(supervisor: Supervisor): Promise<void> {
   await supervisor.runStep('Seeding the demo data', [dbCli, 'seed'], env);
   const login = await startDevelopmentLogin(env, launches);
   const customerLine = setCustomerBaseUrl(env, launches);
+  const mailboxLine = await startMailbox(env);
   for (const launch of launches) supervisor.launch(launch, env);
   await waitUntilReady(launches, supervisor);
   const gatewayLine = await startGateway(launches, supervisor, login.port);
-  if (!supervisor.isStopping) printLinks(launches, [gatewayLine, ...login.lines, customerLine].join('\n'));
+  if (!supervisor.isStopping)
+    printLinks(launches, [gatewayLine, ...login.lines, customerLine, mailboxLine].join('\n'));
 }
 
 const supervisor = new Supervisor();

@@ -1,5 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createEmployeeClient, must } from '@broker/client';
 import { type APIResponse, request } from 'playwright-core';
 import { findFreePort } from '@broker/local-services';
 import { createEmptyDatabase, type TestDatabase, testRedisUrl, waitFor } from '@broker/testing';
@@ -16,13 +18,15 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
   let gatewayPort: number;
   let importPort: number;
   let loginPort: number;
+  let mailboxPort: number;
 
   beforeAll(async () => {
     database = await createEmptyDatabase();
-    const ports = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(() => findFreePort()));
+    const ports = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map(() => findFreePort()));
     gatewayPort = ports[4]!;
     importPort = ports[0]!;
     loginPort = ports[6]!;
+    mailboxPort = ports[7]!;
     suite = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/dev/dist/start-suite.js')], {
       env: {
         PATH: process.env.PATH,
@@ -35,6 +39,7 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
         ADMIN_PORT: String(ports[5]),
         GATEWAY_PORT: String(gatewayPort),
         DEV_LOGIN_PORT: String(ports[6]),
+        DEV_MAILBOX_PORT: String(ports[7]),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -113,6 +118,51 @@ describeWithNginx('pnpm start (the Quick start’s suite)', () => {
     });
     expect(listed.status).toBe(200);
     expect(Array.isArray(await listed.json())).toBe(true);
+  });
+
+  it('keeps the mail and SMS the broker service sends in the development mailbox, on a page and in a log', async () => {
+    const mailbox = `http://127.0.0.1:${mailboxPort}/`;
+    expect(output).toContain(
+      `Mail and SMS (development mailbox; nothing leaves this machine): ${mailbox} and .local/logs/messages.log`,
+    );
+    const employee = createEmployeeClient({
+      baseUrl: `http://127.0.0.1:${gatewayPort}/service/demo/employee/1.0/rest`,
+      apiId: 'demo-api',
+      apiKey: 'demo-api-key',
+    });
+    const [customer] = await must(
+      employee.api.GET('/{ma}/kunden/_search', {
+        params: { path: { ma: '01_01' }, query: { q: 'Julia Müller' } },
+      }),
+    );
+    const send = (Kommunikationsweg: 'email' | 'sms', Kommunikationsadresse: string) =>
+      must(
+        employee.api.POST('/{ma}/kunden/unterschriftenlinks/_senden', {
+          params: { path: { ma: '01_01' } },
+          body: { Art: 'maklervollmacht', Kommunikationsweg, Kommunikationsadresse, KundeId: customer.Id },
+        }),
+      );
+    await send('email', 'julia.mailbox@example.com');
+    await send('sms', '+49 171 7654321');
+    const messages = await waitFor(async () => {
+      const caught = (await (await fetch(`${mailbox}messages.json`)).json()) as {
+        channel: string;
+        to: string;
+        text: string;
+      }[];
+      const ours = caught.filter((message) =>
+        ['julia.mailbox@example.com', '+491717654321'].includes(message.to),
+      );
+      return ours.length === 2 ? ours : undefined;
+    }, 30_000);
+    // The links lead through the gateway.
+    for (const message of messages)
+      expect(message.text).toContain(`http://127.0.0.1:${gatewayPort}/service/demo/unterschrift`);
+    const pageAnswer = await fetch(mailbox);
+    expect(pageAnswer.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await pageAnswer.text()).toContain('julia.mailbox@example.com');
+    const log = readFileSync(path.join(REPO_ROOT, '.local/logs/messages.log'), 'utf8');
+    expect(log).toContain('"to":"+491717654321"'); // the number as the service normalized it
   });
 
   it('serves the operator console, logged in at the development login provider', async () => {
