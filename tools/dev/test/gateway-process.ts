@@ -94,3 +94,16 @@ export async function startGateway(
     },
   };
 }
+
+/** A gateway in front of the import service alone (the upstream of every area): for tests of area A. */
+export function startImportGateway(api: RunningProcess, maxUploadBytes: number): Promise<RunningGateway> {
+  return startGateway(
+    { import: api, calc: api, broker: api, admin: api },
+    {
+      GATEWAY_RATE_PER_SECOND: '50',
+      GATEWAY_RATE_BURST: '100',
+      GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
+      GATEWAY_MAX_UPLOAD_BYTES: String(maxUploadBytes),
+    },
+  );
+}

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { IMPORT_PIPELINE_STATUSES, type ImportProcessEvent } from '@broker/contracts';
 import { openEventStream, type ReceivedEvent, waitFor, writeGdvPortfolio } from '@broker/testing';
 import { insertBrokerFixture } from '@broker/fixtures';
-import { nginxInstalled, type RunningGateway, startGateway } from './gateway-process.js';
+import { nginxInstalled, type RunningGateway, startImportGateway } from './gateway-process.js';
 import { type RunningProcess, startProcess, startProcesses } from './run-cli.js';
 import { createSuiteEnvironment, type SuiteEnvironment } from './suite-environment.js';
 
@@ -51,15 +51,7 @@ describe('import events: Server-Sent Events from the worker through any API proc
       worker: { script: 'apps/import-service/dist/worker.js', env: suite.env },
     });
     if (nginxInstalled('import events through the gateway'))
-      gateway = await startGateway(
-        { import: services.api, calc: services.api, broker: services.api, admin: services.api },
-        {
-          GATEWAY_RATE_PER_SECOND: '50',
-          GATEWAY_RATE_BURST: '100',
-          GATEWAY_MAX_BODY_BYTES: String(1024 * 1024),
-          GATEWAY_MAX_UPLOAD_BYTES: String(200 * 1024 * 1024),
-        },
-      );
+      gateway = await startImportGateway(services.api, 200 * 1024 * 1024);
     fileDir = mkdtempSync(path.join(tmpdir(), 'import-events-'));
   }, 120_000);
 
