@@ -4,7 +4,7 @@ import { bearerFetch } from './bearer.js';
 import { type BearerAuth, bearerTokens } from './client-credentials.js';
 import { globalFetch } from './fetch-function.js';
 import type { components, paths } from './generated/admin-api.js';
-import { type TransportOptions, transportFetch } from './transport.js';
+import { retryingFetch, timedFetch, type TransportOptions, transportFetch } from './transport.js';
 
 /** The administration document's operations and schemas, for typed clients of its own (the operator console). */
 export type AdminPaths = paths;
@@ -40,15 +40,19 @@ export interface AdminClient {
 /** A client of the administration service (beyond the spec), for operators' scripts, the CLI and consoles. */
 export function createAdminClient(options: AdminClientOptions): AdminClient {
   const send = options.fetch ?? globalFetch;
-  const tokens = bearerTokens(options.auth, 'platform.operator', send);
-  const api = createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/$/, ''),
-    fetch: transportFetch(bearerFetch(tokens, send, true), options),
-  });
+  const baseUrl = options.baseUrl.replace(/\/$/, '');
+  const authorized = bearerFetch(
+    bearerTokens(options.auth, 'platform.operator', timedFetch(send, options)),
+    send,
+    true,
+  );
+  const api = createClient<paths>({ baseUrl, fetch: transportFetch(authorized, options) });
+  // A master-data file takes as long as its size: no timeout (its import is one transaction, so never half done).
+  const fileCalls = createClient<paths>({ baseUrl, fetch: retryingFetch(authorized, options) });
   return {
     api,
     async importMasterData(tenant, kind, csv, { dryRun = false } = {}) {
-      const { data, error, response } = await api.POST('/tenants/{tenant}/master-data/{kind}', {
+      const { data, error, response } = await fileCalls.POST('/tenants/{tenant}/master-data/{kind}', {
         params: { path: { tenant, kind }, query: { dry_run: dryRun ? 'true' : 'false' } },
         body: csv,
         bodySerializer: (body: string) => body,

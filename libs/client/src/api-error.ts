@@ -70,10 +70,10 @@ export function isApiErrorViewError(error: unknown): error is BrokerApiError<Api
 }
 
 /** What openapi-fetch resolves a call with: the data of a success or the error body of a failure. */
-type CallResult = { response: Response } & (
+export type CallResult = { response: Response } & (
   { data: unknown; error?: never } | { data?: never; error: unknown }
 );
-type DataOf<R> = R extends { data: infer D; error?: never } ? D : never;
+export type DataOf<R> = R extends { data: infer D; error?: never } ? D : never;
 type ErrorOf<R> = R extends { data?: never; error: infer E } ? E : never;
 
 /**

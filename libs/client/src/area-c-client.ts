@@ -1,13 +1,12 @@
 import createClient, { type Client } from 'openapi-fetch';
-import { must } from './api-error.js';
 import { type FetchFunction, globalFetch } from './fetch-function.js';
 import type { paths as BrokerPaths } from './generated/broker-api.js';
 import type { components as EmployeeComponents, paths as EmployeePaths } from './generated/employee-api.js';
 import { type ApiCredentials, HeaderGroupSigner } from './header-group.js';
 import { MultiCallBatcher } from './multi-call-batcher.js';
-import { type Paged, paged, totalOf } from './paging.js';
+import { type Paged, pagedCall } from './paging.js';
 import { RevalidationCache } from './revalidation-cache.js';
-import { type TransportOptions, transportFetch } from './transport.js';
+import { retryingFetch, timedFetch, type TransportOptions } from './transport.js';
 
 export interface AreaCClientOptions extends ApiCredentials, TransportOptions {
   /**
@@ -43,41 +42,34 @@ export interface BrokerClient {
 }
 
 /**
- * The request path of area C: the revalidation cache, then the batcher, then the timeout and retries, then the
- * header group on what goes out (a batch is signed once; its parts run as its caller; a repeat is signed anew).
+ * The request path of area C: the revalidation cache, then the retries (of each call, so a part answered 503 is
+ * repeated as well as a batch refused as a whole), then the batcher, then the timeout of what goes out, then the
+ * header group (a batch is signed once; its parts run as its caller; a repeat is signed anew).
  */
-function areaCFetch(options: AreaCClientOptions): FetchFunction {
-  const baseUrl = options.baseUrl.replace(/\/$/, '');
+function areaCFetch(baseUrl: string, options: AreaCClientOptions): FetchFunction {
   let send = new HeaderGroupSigner(options, options.now).fetch(options.fetch ?? globalFetch);
-  send = transportFetch(send, options);
+  send = timedFetch(send, options);
   if (options.batch ?? true) send = new MultiCallBatcher(baseUrl, options.maxParts).fetch(send);
+  send = retryingFetch(send, options);
   if (options.cache ?? true) send = new RevalidationCache().fetch(send);
   return send;
 }
 
 /** A client of the employee service (area C): customers, addresses, contacts, contracts, search, details, lists. */
 export function createEmployeeClient(options: AreaCClientOptions): EmployeeClient {
-  const api = createClient<EmployeePaths>({
-    baseUrl: options.baseUrl.replace(/\/$/, ''),
-    fetch: areaCFetch(options),
-  });
+  const baseUrl = options.baseUrl.replace(/\/$/, '');
+  const api = createClient<EmployeePaths>({ baseUrl, fetch: areaCFetch(baseUrl, options) });
   return {
     api,
     searchCustomers: (ma, q, { pageSize = 50 } = {}) =>
-      paged(pageSize, async (from, size) => {
-        const call = api.GET('/{ma}/kunden/_search', { params: { path: { ma }, query: { q, from, size } } });
-        const items = await must(call);
-        return { items, total: totalOf((await call).response, 'X-Svc-Total') };
-      }),
+      pagedCall(pageSize, 'X-Svc-Total', (from, size) =>
+        api.GET('/{ma}/kunden/_search', { params: { path: { ma }, query: { q, from, size } } }),
+      ),
   };
 }
 
 /** A client of the broker service (area C): sub-broker editing and the broker's lists. */
 export function createBrokerClient(options: AreaCClientOptions): BrokerClient {
-  return {
-    api: createClient<BrokerPaths>({
-      baseUrl: options.baseUrl.replace(/\/$/, ''),
-      fetch: areaCFetch(options),
-    }),
-  };
+  const baseUrl = options.baseUrl.replace(/\/$/, '');
+  return { api: createClient<BrokerPaths>({ baseUrl, fetch: areaCFetch(baseUrl, options) }) };
 }

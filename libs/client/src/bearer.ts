@@ -20,6 +20,12 @@ function isRefusal(error: unknown): error is Refusal {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
+/** Where a client's calls get their bearer token, and are told when the service refused one. */
+export interface TokenSource {
+  token(): Promise<string>;
+  invalidate(refused: string): void;
+}
+
 /**
  * A bearer token shared by all calls, fetched anew `renewBeforeSeconds` before it expires (at most half its
  * lifetime early) or after `invalidate()`; concurrent calls that find none wait for the same request. A request
@@ -27,7 +33,7 @@ function isRefusal(error: unknown): error is Refusal {
  * again, until its Retry-After or REFUSAL_HOLD_SECONDS have passed: retrying a wrong password would only get the
  * user locked out.
  */
-export class RenewingToken {
+export class RenewingToken implements TokenSource {
   private current: { token: string; renewAt: number } | null = null;
   private pending: Promise<string> | null = null;
   private refused: { error: unknown; until: number } | null = null;
@@ -73,7 +79,7 @@ export class RenewingToken {
  * request is sent once more with a new one when it can be replayed: it has no body, or `replayBodies` (small JSON
  * bodies; an upload's stream is sent once).
  */
-export function bearerFetch(tokens: RenewingToken, send: FetchFunction, replayBodies = false): FetchFunction {
+export function bearerFetch(tokens: TokenSource, send: FetchFunction, replayBodies = false): FetchFunction {
   return async (request) => {
     const replay = request.body === null || replayBodies ? request.clone() : null;
     const token = await tokens.token();

@@ -3,7 +3,7 @@ import { must } from './api-error.js';
 import { bearerFetch, RenewingToken } from './bearer.js';
 import { globalFetch } from './fetch-function.js';
 import type { components, paths } from './generated/calc-api.js';
-import { type TransportOptions, transportFetch } from './transport.js';
+import { timedFetch, type TransportOptions, transportFetch } from './transport.js';
 
 export type PrivateLiabilityCalculationRequest = components['schemas']['PrivateLiabilityCalculationRequest'];
 export type PrivateLiabilityCalculationResponse =
@@ -57,7 +57,8 @@ function lifetimeOf(token: string): number {
 /** A client of the calculation service (area B) that logs in when it needs a token. */
 export function createCalcClient(options: CalcClientOptions): CalcClient {
   const send = options.fetch ?? globalFetch;
-  const login = createClient<paths>({ baseUrl: options.baseUrl, fetch: transportFetch(send, options) });
+  // The login is timed but never repeated: a throttled login waits for its Retry-After (RenewingToken holds it).
+  const login = createClient<paths>({ baseUrl: options.baseUrl, fetch: timedFetch(send, options) });
   const tokens = loginTokens(login, options);
   return {
     api: createClient<paths>({

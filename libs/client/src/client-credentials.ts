@@ -1,5 +1,5 @@
 import { retryAfterSeconds } from './api-error.js';
-import { type IssuedToken, RenewingToken } from './bearer.js';
+import { type IssuedToken, RenewingToken, type TokenSource } from './bearer.js';
 import { type FetchFunction, globalFetch } from './fetch-function.js';
 
 /** An OAuth 2.0 client of the authorization server that issues the import service's access tokens. */
@@ -86,20 +86,28 @@ function parseJson(text: string): unknown {
 
 /**
  * How a client of areas A and the administration gets its access token: a token as it is, a function answering one
- * (a token provider: the portal's own session, a secret store), or OAuth 2.0 client credentials.
+ * (a token provider: the portal's own session, a secret store; asked for every call, so it decides what it caches),
+ * or OAuth 2.0 client credentials.
  */
 export type BearerAuth =
   { token: string | (() => string | Promise<string>) } | { credentials: ClientCredentials };
 
-/** A token the caller gives, not renewed by the client: it is asked for again when the service refused it. */
-function givenToken(token: string | (() => string | Promise<string>)): RenewingToken {
+/** A token the caller gives: asked for at every call (concurrent calls share one answer of the provider). */
+function givenToken(token: string | (() => string | Promise<string>)): TokenSource {
   const answer = typeof token === 'string' ? () => token : token;
-  return new RenewingToken(async () => ({ token: await answer(), expiresAt: Number.MAX_SAFE_INTEGER }));
+  let pending: Promise<string> | null = null;
+  return {
+    token: () => (pending ??= Promise.resolve(answer()).finally(() => (pending = null))),
+    invalidate: () => undefined,
+  };
 }
 
-/** The tokens of `auth`; client credentials ask for `scope` unless they name their own. */
-export function bearerTokens(auth: BearerAuth, scope: string, send: FetchFunction): RenewingToken {
+/**
+ * The tokens of `auth`; client credentials ask for `scope` unless they name their own, over `send` (the token
+ * request is timed as a call is).
+ */
+export function bearerTokens(auth: BearerAuth, scope: string, send: FetchFunction): TokenSource {
   return 'credentials' in auth
-    ? new ClientCredentialsTokens({ scope, ...auth.credentials }, send)
+    ? new ClientCredentialsTokens({ ...auth.credentials, scope: auth.credentials.scope ?? scope }, send)
     : givenToken(auth.token);
 }

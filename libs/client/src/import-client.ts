@@ -10,10 +10,11 @@ import { type BearerAuth, bearerTokens } from './client-credentials.js';
 import { globalFetch } from './fetch-function.js';
 import { type EventsOptions, type ImportEvent, importEvents } from './import-events.js';
 import type { components, paths } from './generated/import-api.js';
-import { type Paged, paged, totalOf } from './paging.js';
+import { type Paged, pagedCall } from './paging.js';
 import {
   retryDelaySeconds,
   retrySettings,
+  timedFetch,
   type TransportOptions,
   transportFetch,
   waitToRetry,
@@ -52,9 +53,12 @@ export interface UploadOptions {
   fileName?: string;
   /**
    * Sent as `Idempotency-Key`: the same key within 24 hours answers the first upload's process. Made for each
-   * upload when retries are on, so a repeated upload never imports the file twice.
+   * upload when retries are on, so a repeated upload never imports the file twice (a path or a Blob is sent again
+   * after a 503 or 429; a stream of bytes, read once, is not).
    */
   idempotencyKey?: string;
+  /** Aborts the upload (it has no timeout of its own: it lasts as long as the file). */
+  signal?: AbortSignal;
 }
 
 export interface WaitOptions {
@@ -106,7 +110,8 @@ export interface ImportClient {
 export function createImportClient(options: ImportClientOptions): ImportClient {
   const send = options.fetch ?? globalFetch;
   const baseUrl = options.baseUrl.replace(/\/$/, '');
-  const authorized = bearerFetch(bearerTokens(options.auth, 'service.imports', send), send);
+  const tokens = bearerTokens(options.auth, 'service.imports', timedFetch(send, options));
+  const authorized = bearerFetch(tokens, send);
   const api = createClient<paths>({ baseUrl, fetch: transportFetch(authorized, options) });
   // Uploads and event streams take as long as the file or the import: no timeout; uploads repeat on their own.
   const longCalls = createClient<paths>({ baseUrl, fetch: authorized });
@@ -119,11 +124,9 @@ export function createImportClient(options: ImportClientOptions): ImportClient {
     events: (processId, eventsOptions) =>
       importEvents(authorized, `${baseUrl}/processes/${encodeURIComponent(processId)}/events`, eventsOptions),
     processes: ({ pageSize = 50 } = {}) =>
-      paged(pageSize, async (offset, limit) => {
-        const call = api.GET('/list', { params: { query: { offset, limit } } });
-        const items = await must(call);
-        return { items, total: totalOf((await call).response, 'X-Total-Count') };
-      }),
+      pagedCall(pageSize, 'X-Total-Count', (offset, limit) =>
+        api.GET('/list', { params: { query: { offset, limit } } }),
+      ),
     webhooks: webhookHelpers(api),
   };
 }
@@ -165,13 +168,13 @@ class Uploads {
   private async post(file: ImportFile, options: UploadOptions, dryRun: boolean) {
     // A stream of bytes is read once: it cannot be sent again.
     const retry = typeof file === 'string' || file instanceof Blob ? this.retry : null;
-    const idempotencyKey = options.idempotencyKey ?? (retry ? randomUUID() : undefined);
+    const idempotencyKey = options.idempotencyKey ?? (this.retry ? randomUUID() : undefined);
     for (let attempt = 1; ; attempt++) {
       const call = postFile(this.api, file, options, dryRun, idempotencyKey);
       const { response } = await call;
       const delay = retry && retryDelaySeconds(response, attempt, retry);
       if (!retry || delay === null) return must(call);
-      await waitToRetry(response, attempt, delay, retry);
+      await waitToRetry(response, attempt, delay, retry, options.signal);
     }
   }
 }
@@ -203,6 +206,7 @@ async function postFile(
     bodySerializer: () => ReadableStream.from(formData(boundary, fields, fileName, bytesOf(file))),
     headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
     duplex: 'half',
+    signal: options.signal,
   });
 }
 

@@ -1,3 +1,5 @@
+import { type CallResult, type DataOf, must } from './api-error.js';
+
 /** One page of a paged operation. */
 export interface Page<T> {
   items: T[];
@@ -37,10 +39,25 @@ export function paged<T>(
   };
 }
 
-/** The total an answer names in `header` (X-Svc-Total in area C, X-Total-Count in area A). */
-export function totalOf(response: Response, header: string): number {
-  const value = Number(response.headers.get(header));
-  if (!response.headers.has(header) || !Number.isInteger(value))
-    throw new Error(`${response.url} answered without a total in ${header}`);
-  return value;
+/**
+ * A paged operation of openapi-fetch as Paged: `call(offset, size)` makes the call of one page, whose answer names
+ * the total in `totalHeader` (X-Svc-Total in area C, X-Total-Count in area A). A refused page is a BrokerApiError.
+ */
+export function pagedCall<R extends CallResult>(
+  pageSize: number,
+  totalHeader: string,
+  call: (offset: number, size: number) => Promise<R>,
+): Paged<DataOf<R> extends (infer T)[] ? T : never> {
+  type Item = DataOf<R> extends (infer T)[] ? T : never;
+  return paged(pageSize, async (offset, size) => {
+    const pending = call(offset, size);
+    const items = (await must(pending)) as Item[];
+    return { items, total: totalOf((await pending).response, totalHeader) };
+  });
+}
+
+function totalOf(response: Response, header: string): number {
+  const value = response.headers.get(header) ?? '';
+  if (!/^\d+$/.test(value)) throw new Error(`${response.url} answered without a total in ${header}`);
+  return Number(value);
 }

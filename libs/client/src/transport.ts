@@ -47,11 +47,15 @@ const backoffSeconds = (repeat: number) => 2 ** (repeat - 1);
 export function retrySettings(retry: TransportOptions['retry']): Required<RetryOptions> | null {
   if (!retry) return null;
   const given = retry === true ? {} : retry;
-  return {
+  const settings = {
     attempts: given.attempts ?? 3,
     maxDelaySeconds: given.maxDelaySeconds ?? 30,
     onRetry: given.onRetry ?? (() => undefined),
   };
+  if (!Number.isInteger(settings.attempts) || settings.attempts < 1)
+    throw new RangeError('retry.attempts must be a positive integer');
+  if (!(settings.maxDelaySeconds >= 0)) throw new RangeError('retry.maxDelaySeconds must be 0 or more');
+  return settings;
 }
 
 /**
@@ -90,19 +94,32 @@ export async function waitToRetry(
 
 /**
  * `send` with each attempt limited to `timeoutMs` (the caller's own signal still applies), and, with `retry`, calls
- * answered 503 or 429 sent again after their `Retry-After`. A request with a body is kept (cloned) to be sent again;
- * each repeat goes through `send` anew, so it is signed and authorized afresh.
+ * answered 503 or 429 sent again after their `Retry-After`.
  */
 export function transportFetch(send: FetchFunction, options: TransportOptions): FetchFunction {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return retryingFetch(timedFetch(send, options), options);
+}
+
+/** Each request through `send` aborted after `timeoutMs` (default 30 s; 0 for none). */
+export function timedFetch(
+  send: FetchFunction,
+  { timeoutMs = DEFAULT_TIMEOUT_MS }: TransportOptions,
+): FetchFunction {
+  return timeoutMs > 0 ? (request) => send(withTimeout(request, timeoutMs)) : send;
+}
+
+/**
+ * With `retry`, a call answered 503 or 429 is sent through `send` again after its `Retry-After`. The request is kept
+ * (cloned, its body with it) before each attempt, and each repeat goes through `send` anew, so it is signed and
+ * authorized afresh.
+ */
+export function retryingFetch(send: FetchFunction, options: TransportOptions): FetchFunction {
   const settings = retrySettings(options.retry);
-  const attemptOnce: FetchFunction =
-    timeoutMs > 0 ? (request) => send(withTimeout(request, timeoutMs)) : send;
-  if (!settings) return attemptOnce;
+  if (!settings) return send;
   return async (request) => {
     for (let attempt = 1; ; attempt++) {
       const kept = request.clone();
-      const response = await attemptOnce(request);
+      const response = await send(request);
       const delay = retryDelaySeconds(response, attempt, settings);
       if (delay === null) return response;
       await waitToRetry(response, attempt, delay, settings, request.signal);

@@ -52,16 +52,29 @@ export class DevMailbox {
   static async start(logFile: string, pagePort = DEV_MAILBOX_PORT): Promise<DevMailbox> {
     const [mail, sms] = await Promise.all([TestMailServer.start(), TestSmsGateway.start()]);
     const messages: CaughtMessage[] = [];
+    const hosts = new Set([`127.0.0.1:${pagePort}`, `localhost:${pagePort}`]);
     const server = createServer((request, response) => {
+      // The messages hold password and signing links: no other site may read them (DNS rebinding).
+      if (!hosts.has(request.headers.host ?? '')) return response.writeHead(421).end();
       const json = request.url === '/messages.json';
-      response.writeHead(request.url === '/' || json ? 200 : 404, {
+      if (!json && request.url !== '/') return response.writeHead(404).end();
+      response.writeHead(200, {
         'Content-Type': json ? 'application/json' : 'text/html; charset=utf-8',
         'Content-Security-Policy': PAGE_CSP,
         'Cache-Control': 'no-store',
       });
       response.end(json ? JSON.stringify(messages) : page(messages));
     });
-    await new Promise<void>((resolve) => server.listen(pagePort, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error) =>
+        reject(
+          new Error(
+            `The development mailbox cannot listen on ${pagePort} (DEV_MAILBOX_PORT): ${error.message}`,
+          ),
+        ),
+      );
+      server.listen(pagePort, '127.0.0.1', resolve);
+    });
     const keep = (message: CaughtMessage) => {
       messages.push(message);
       mkdirSync(path.dirname(logFile), { recursive: true });

@@ -48,7 +48,8 @@ const DEVELOPMENT_LOCATIONS = /^ *# DEVELOPMENT LOCATIONS .*$/m;
  */
 function developmentLocations(loginProvider: string | undefined): string {
   if (!loginProvider) return '';
-  return `    location = ${DEV_TOKEN_PATH} { proxy_pass http://${loginProvider}/token; }`;
+  // Its demo secrets are published: only this machine may ask (nginx listens on every interface).
+  return `    location = ${DEV_TOKEN_PATH} { allow 127.0.0.1; allow ::1; deny all; proxy_pass http://${loginProvider}/token; }`;
 }
 
 /**

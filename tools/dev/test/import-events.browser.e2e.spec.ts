@@ -57,6 +57,7 @@ describeInBrowser('import events in a browser, through the portal’s backend an
   let browser: Browser;
   let backend: PortalBackend;
   let fileDir: string;
+  const uploadedByUser = new Set<string>();
   const exampleFile = path.join(__dirname, `.browser-proxy-example-${process.pid}.ts`);
 
   beforeAll(async () => {
@@ -74,6 +75,8 @@ describeInBrowser('import events in a browser, through the portal’s backend an
     backend = await startPortalBackend({
       importBaseUrl: `${gateway.url}/api/v1`,
       token: () => suite.importToken(),
+      // The portal's user may follow the imports this test uploaded for them, and no other.
+      mayFollow: (_request: unknown, processId: string) => Promise.resolve(uploadedByUser.has(processId)),
     });
     browser = await launchChromium();
     fileDir = mkdtempSync(path.join(tmpdir(), 'import-events-browser-'));
@@ -119,6 +122,7 @@ describeInBrowser('import events in a browser, through the portal’s backend an
     page.on('request', (request) => requested.push(request.url()));
     try {
       const processId = await upload(5_000);
+      uploadedByUser.add(processId);
       const answer = await page.goto(`${backend.url}/?process=${processId}`);
       expect(answer?.headers()['content-security-policy']).toContain("script-src 'self'");
       await page.locator('#state', { hasText: 'Ende: processed' }).waitFor({ timeout: 60_000 });
@@ -136,6 +140,10 @@ describeInBrowser('import events in a browser, through the portal’s backend an
         headers: { 'Last-Event-ID': endId! },
       });
       expect(resumed.status).toBe(204);
+
+      // Another import of the broker, not this user's: the portal does not pass its stream on.
+      const notTheirs = await upload(100);
+      expect((await fetch(`${backend.url}/imports/${notTheirs}/events`)).status).toBe(404);
     } finally {
       await page.close();
     }

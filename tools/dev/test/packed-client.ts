@@ -100,6 +100,8 @@ export async function faultyUpstream(target: string): Promise<FaultyUpstream> {
     passed.on('error', () => outgoing.destroy());
     incoming.pipe(passed);
   });
+  // As the services: nginx closes its idle connections first (upstream keepalive_timeout 4 s).
+  server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

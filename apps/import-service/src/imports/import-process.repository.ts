@@ -168,8 +168,10 @@ export class ImportProcessRepository {
     return id;
   }
 
-  /** Processes of `caller`'s broker and every broker below it, newest first. */
-  /** A page of the processes of `caller`'s broker tree, newest first, and how many there are in all. */
+  /**
+   * A page of the processes of `caller`'s broker and every broker below it, newest first, and how many there are
+   * in all.
+   */
   async listVisible(
     caller: BrokerRef,
     page: { limit: number; offset: number },
