@@ -12,12 +12,11 @@ import { type EventsOptions, type ImportEvent, importEvents } from './import-eve
 import type { components, paths } from './generated/import-api.js';
 import { type Paged, pagedCall } from './paging.js';
 import {
-  retryDelaySeconds,
   retrySettings,
   timedFetch,
   type TransportOptions,
   transportFetch,
-  waitToRetry,
+  untilNotRefused,
 } from './transport.js';
 
 export type ImportProcessReport = components['schemas']['ImportProcessReport'];
@@ -36,7 +35,7 @@ export interface ImportClientOptions extends TransportOptions {
   baseUrl: string;
   /**
    * The access token (scope service.imports): OAuth 2.0 client credentials (cached, renewed before it expires), a
-   * token provider (a function asked again after a 401) or a static token.
+   * token provider (a function asked at every call) or a static token.
    */
   auth: BearerAuth;
 }
@@ -169,13 +168,11 @@ class Uploads {
     // A stream of bytes is read once: it cannot be sent again.
     const retry = typeof file === 'string' || file instanceof Blob ? this.retry : null;
     const idempotencyKey = options.idempotencyKey ?? (this.retry ? randomUUID() : undefined);
-    for (let attempt = 1; ; attempt++) {
-      const call = postFile(this.api, file, options, dryRun, idempotencyKey);
-      const { response } = await call;
-      const delay = retry && retryDelaySeconds(response, attempt, retry);
-      if (!retry || delay === null) return must(call);
-      await waitToRetry(response, attempt, delay, retry, options.signal);
-    }
+    const send = () => postFile(this.api, file, options, dryRun, idempotencyKey);
+    if (!retry) return must(send());
+    let call: ReturnType<typeof send> | undefined;
+    await untilNotRefused(retry, options.signal, async () => (await (call = send())).response);
+    return must(call!);
   }
 }
 

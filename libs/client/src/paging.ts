@@ -18,7 +18,7 @@ export interface Paged<T> extends AsyncIterable<T> {
 }
 
 /** Pages of `pageSize` from `fetchPage(offset, pageSize)` until the total is reached or a page comes back short. */
-export function paged<T>(
+function paged<T>(
   pageSize: number,
   fetchPage: (offset: number, size: number) => Promise<{ items: T[]; total: number }>,
 ): Paged<T> {

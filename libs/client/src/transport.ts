@@ -62,7 +62,7 @@ export function retrySettings(retry: TransportOptions['retry']): Required<RetryO
  * How long to wait before repeating a call answered with `response` in `attempt` (1 for the first), or null when it
  * is not repeated: a status other than 503 and 429, no attempt left, or a Retry-After beyond the cap.
  */
-export function retryDelaySeconds(
+function retryDelaySeconds(
   response: Response,
   attempt: number,
   settings: Required<RetryOptions>,
@@ -73,7 +73,7 @@ export function retryDelaySeconds(
 }
 
 /** Waits out `delaySeconds` before the repeat after `response`, telling `onRetry`; the refused body is dropped. */
-export async function waitToRetry(
+async function waitToRetry(
   response: Response,
   attempt: number,
   delaySeconds: number,
@@ -116,16 +116,31 @@ export function timedFetch(
 export function retryingFetch(send: FetchFunction, options: TransportOptions): FetchFunction {
   const settings = retrySettings(options.retry);
   if (!settings) return send;
-  return async (request) => {
-    for (let attempt = 1; ; attempt++) {
-      const kept = request.clone();
-      const response = await send(request);
-      const delay = retryDelaySeconds(response, attempt, settings);
-      if (delay === null) return response;
-      await waitToRetry(response, attempt, delay, settings, request.signal);
-      request = kept;
-    }
+  return (request) => {
+    let next = request;
+    return untilNotRefused(settings, request.signal, () => {
+      const sent = next;
+      next = sent.clone();
+      return send(sent);
+    });
   };
+}
+
+/**
+ * Makes `attempt` until its answer is not one to repeat (503 or 429 within the cap) or the attempts are used up,
+ * waiting out each refusal's Retry-After; the last answer.
+ */
+export async function untilNotRefused(
+  settings: Required<RetryOptions>,
+  signal: AbortSignal | null | undefined,
+  attempt: () => Promise<Response>,
+): Promise<Response> {
+  for (let count = 1; ; count++) {
+    const response = await attempt();
+    const delay = retryDelaySeconds(response, count, settings);
+    if (delay === null) return response;
+    await waitToRetry(response, count, delay, settings, signal);
+  }
 }
 
 /** The request, aborted after `timeoutMs` or when its own signal aborts. */

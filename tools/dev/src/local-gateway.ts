@@ -20,9 +20,12 @@ export const LOCAL_GATEWAY_HOSTS = {
   broker: 'broker.localhost',
 };
 
-/** Whether nginx is here, installed (apt-get as root, as redis-server is) when it can be. */
+let nginxPresent: boolean | undefined;
+
+/** Whether nginx is here, installed (apt-get as root, as redis-server is) when it can be; looked for once. */
 export function ensureNginx(): boolean {
-  return ensureDebianPackage('nginx-light', () => spawnSync('nginx', ['-v']).status === 0);
+  nginxPresent ??= ensureDebianPackage('nginx-light', () => spawnSync('nginx', ['-v']).status === 0);
+  return nginxPresent;
 }
 
 export type GatewayLimits = Pick<
