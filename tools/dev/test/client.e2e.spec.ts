@@ -184,7 +184,7 @@ describeWithNginx('@broker/client against the running services, through the gate
   let gateway: RunningGateway;
   /** The calculation service behind a hop that can answer a call with 503, as an overloaded service would. */
   let calcHop: FaultyUpstream;
-  /** The import service behind such a hop. */
+  /** Such a hop in front of the gateway, for area A (an edge that refuses a call, as an overloaded one does). */
   let importHop: FaultyUpstream;
   let workDir: string;
   let gdvFile: string;
@@ -205,12 +205,10 @@ describeWithNginx('@broker/client against the running services, through the gate
     if (seeded.code !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
     services = await startPlatformProcesses(env);
     calcHop = await faultyUpstream(services.calc.baseUrl);
-    importHop = await faultyUpstream(services.import.baseUrl);
     gateway = await startGateway(
       {
         ...services,
         calc: { ...services.calc, baseUrl: calcHop.url },
-        import: { ...services.import, baseUrl: importHop.url },
       },
       {
         GATEWAY_RATE_PER_SECOND: '200',
@@ -221,6 +219,7 @@ describeWithNginx('@broker/client against the running services, through the gate
       undefined,
       new URL(oauth.issuer).host,
     );
+    importHop = await faultyUpstream(gateway.url);
     workDir = mkdtempSync(path.join(tmpdir(), 'client-e2e-'));
     gdvFile = path.join(workDir, 'bestand.gdv');
     await writeGdvPortfolio(createWriteStream(gdvFile), { contracts: 200 });
@@ -381,7 +380,7 @@ describeWithNginx('@broker/client against the running services, through the gate
     expect((await withToken.api.GET('/list')).response.status).toBe(200);
     const provided: string[] = [];
     const withProvider = createImportClient({
-      baseUrl: `${gateway.url}/api/v1`,
+      baseUrl: `${importHop.url}/api/v1`,
       auth: { token: () => (provided.push('asked'), staticToken) },
       retry: true,
     });

@@ -72,7 +72,12 @@ export async function faultyUpstream(target: string): Promise<FaultyUpstream> {
       refused.push({ path: incoming.url, headers: incoming.headers });
       // Read to its end first, as a service does: an upload is refused once it has arrived.
       incoming.resume().on('end', () => {
-        outgoing.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' });
+        // Its connection is not used again: the repeat comes on a fresh one, as from a service that went away.
+        outgoing.writeHead(503, {
+          'Content-Type': 'application/json',
+          'Retry-After': '1',
+          Connection: 'close',
+        });
         outgoing.end(
           JSON.stringify({
             name: 'Overloaded',
@@ -91,6 +96,8 @@ export async function faultyUpstream(target: string): Promise<FaultyUpstream> {
         path: incoming.url,
         method: incoming.method,
         headers: incoming.headers,
+        // A connection of its own for each request: a kept-alive one the service is closing would lose a POST.
+        agent: false,
       },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
