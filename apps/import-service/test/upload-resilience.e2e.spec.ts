@@ -1,4 +1,7 @@
 import { readdirSync } from 'node:fs';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -130,6 +133,49 @@ describe('import API: uploads while Redis is down, and Idempotency-Key', () => {
     expect(await processCount()).toBe(processes + 4);
   });
 
+  it('answers an upload before its file arrives and keeps the connection: the rest is dropped, the next request served', async () => {
+    await upload(200, { 'Idempotency-Key': 'langsam-gesendet' });
+    const token = await environment.authServer.token();
+    const cases = [
+      { status: 200, headers: [`Authorization: Bearer ${token}`, 'Idempotency-Key: langsam-gesendet'] },
+      { status: 401, headers: ['Authorization: Bearer not-a-token'] },
+      { status: 400, headers: [`Authorization: Bearer ${token}`, 'Idempotency-Key: mit leerzeichen'] },
+    ];
+    for (const { status, headers } of cases) {
+      const { socket, answers, sendRest } = await startSlowUpload(headers);
+      expect(await answers.next()).toEqual({ status, connection: undefined });
+      // The client, still sending its file, meets no closed connection (behind nginx that would be a 502).
+      await sendRest();
+      socket.write(`GET /api/v1/list HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+      expect((await answers.next()).status).toBe(200);
+      socket.destroy();
+    }
+  });
+
+  /** An upload of 4 MiB on a connection of its own, whose file is sent only when `sendRest` is called. */
+  const startSlowUpload = async (headers: string[]) => {
+    const server = app.getHttpServer() as Server;
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    await once(socket, 'connect');
+    const boundary = 'langsam';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="kunden.csv"\r\n\r\n`;
+    const rest = Buffer.concat([Buffer.alloc(4 * 1024 * 1024, 'x'), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const request = [
+      'POST /api/v1/import HTTP/1.1',
+      'Host: 127.0.0.1',
+      ...headers,
+      `Content-Type: multipart/form-data; boundary=${boundary}`,
+      `Content-Length: ${Buffer.byteLength(head) + rest.length}`,
+    ];
+    socket.write(`${request.join('\r\n')}\r\n\r\n${head}`);
+    const sendRest = () =>
+      new Promise<void>((resolve, reject) =>
+        socket.write(rest, (error) => (error ? reject(error) : resolve())),
+      );
+    return { socket, answers: readAnswers(socket), sendRest };
+  };
+
   it('refuses an Idempotency-Key that is empty, too long or not ASCII with 400', async () => {
     for (const key of ['x'.repeat(256), 'mit leerzeichen', 'schlüssel']) {
       const response = await upload(400, { 'Idempotency-Key': key });
@@ -139,3 +185,29 @@ describe('import API: uploads while Redis is down, and Idempotency-Key', () => {
     }
   });
 });
+
+/** The answers arriving on a raw connection, one at a time (each with a Content-Length). */
+function readAnswers(socket: Socket) {
+  let received = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+  const complete = () => {
+    const end = received.indexOf('\r\n\r\n');
+    if (end < 0) return undefined;
+    const head = received.subarray(0, end).toString('latin1');
+    const length = Number(/^content-length: *(\d+)/im.exec(head)?.[1] ?? 0);
+    if (received.length < end + 4 + length) return undefined;
+    received = received.subarray(end + 4 + length);
+    return {
+      status: Number(head.split(' ')[1]),
+      connection:
+        /^connection: *(.*)$/im.exec(head)?.[1]?.trim().toLowerCase().replace('keep-alive', '') || undefined,
+    };
+  };
+  return {
+    next: () =>
+      waitFor(() => {
+        if (socket.destroyed && received.length === 0) throw new Error('the connection was closed');
+        return complete();
+      }, 10_000),
+  };
+}

@@ -169,16 +169,21 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     await writeGdvPortfolio(createWriteStream(file), { contracts: UPLOAD_CONTRACTS });
     expect(statSync(file).size).toBeGreaterThan(50 * 1024 * 1024);
     const authorization = { Authorization: `Bearer ${await suiteEnvironment.importToken()}` };
-    const form = new FormData();
-    form.append('companies[0]', '9999');
-    form.append('file', await openAsBlob(file), 'bestand.gdv');
-    const upload = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/import`, {
-      method: 'POST',
-      headers: authorization,
-      body: form,
-    });
-    expect(upload.status).toBe(200);
-    const { process_id: processId } = (await upload.json()) as { process_id: string };
+    const upload = async (headers: Record<string, string>) => {
+      const form = new FormData();
+      form.append('companies[0]', '9999');
+      form.append('file', await openAsBlob(file), 'bestand.gdv');
+      const answer = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/import`, {
+        method: 'POST',
+        headers,
+        body: form,
+      });
+      return { status: answer.status, body: (await answer.json()) as { process_id?: string } };
+    };
+    const once = { ...authorization, 'Idempotency-Key': 'bestand-51-mib' };
+    const first = await upload(once);
+    expect(first.status).toBe(200);
+    const processId = String(first.body.process_id);
 
     // Polled through the gateway once a second, within its rate limit.
     const finished = await waitFor(
@@ -193,6 +198,16 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
       1_000,
     );
     expect(finished).toMatchObject({ status: 'processed', amount_of_records: UPLOAD_CONTRACTS });
+    // Answered before the file is read (the key's process; no valid token): the service drops the rest of the
+    // file as it arrives, so the gateway, still sending it, never meets a closed connection (a 502).
+    for (const repeat of [1, 2, 3]) {
+      expect({ repeat, ...(await upload(once)) }).toEqual({
+        repeat,
+        status: 200,
+        body: { process_id: processId },
+      });
+    }
+    expect((await upload({ Authorization: 'Bearer not-a-token' })).status).toBe(401);
     const uploadEntry = readFileSync(join(stateDir, 'access.log'), 'utf8')
       .trim()
       .split('\n')

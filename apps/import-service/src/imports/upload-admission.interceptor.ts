@@ -1,5 +1,5 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { from, type Observable, of, switchMap } from 'rxjs';
 import { principalOf } from '@broker/auth';
 import { DomainError, ErrorCode } from '@broker/errors';
@@ -41,10 +41,9 @@ export class UploadAdmissionInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     return from(this.earlierProcess(http.getRequest<Request>())).pipe(
       switchMap((processId) => {
-        if (processId === undefined) return next.handle();
-        // The file is not read: the connection ends with the answer.
-        http.getResponse<Response>().setHeader('Connection', 'close');
-        return of({ process_id: processId });
+        // The file is not read: Node drops the rest of it as it arrives and keeps the connection. Closing it instead
+        // would reset it under a client (nginx) still sending, which may then never read this answer (a 502).
+        return processId === undefined ? next.handle() : of({ process_id: processId });
       }),
     );
   }
