@@ -1,11 +1,11 @@
-import { expectOverloadRefusal, holdDatabasePool } from '@broker/testing';
+import { expectOverloadRefusal, holdDatabasePool, OVERLOAD_TEST_POOL_WAIT_MS } from '@broker/testing';
 import { type AdminTestApp, startAdminTestApp } from './admin-test-app.js';
 
 describe('admin-service under overload (no database connection free within DB_POOL_WAIT_MS)', () => {
   let t: AdminTestApp;
 
   beforeAll(async () => {
-    t = await startAdminTestApp({ DB_POOL_WAIT_MS: '300' });
+    t = await startAdminTestApp({ DB_POOL_WAIT_MS: OVERLOAD_TEST_POOL_WAIT_MS });
   });
   afterAll(() => t?.close());
 

@@ -3,7 +3,13 @@ import net, { type AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
-import { expectOverloadRefusal, holdDatabasePool, settled, waitFor } from '@broker/testing';
+import {
+  expectOverloadRefusal,
+  holdDatabasePool,
+  OVERLOAD_TEST_POOL_WAIT_MS,
+  settled,
+  waitFor,
+} from '@broker/testing';
 import { SEARCH_CONNECTIONS } from '../src/employee/search/search-connections.js';
 import { FIXTURE_API_CLIENTS, svcOtpHeaders } from './employee-fixture.js';
 import { BASE, type EmployeeTestService, startEmployeeTestService } from './employee-support.js';
@@ -18,7 +24,7 @@ describe('broker-service under overload (no search place within SEARCH_QUEUE_WAI
 
   beforeAll(async () => {
     service = await startEmployeeTestService({
-      DB_POOL_WAIT_MS: '300',
+      DB_POOL_WAIT_MS: OVERLOAD_TEST_POOL_WAIT_MS,
       SEARCH_QUEUE_LENGTH: '1',
       SEARCH_QUEUE_WAIT_MS: '2000',
     });

@@ -1,11 +1,11 @@
-import { expectOverloadRefusal, holdDatabasePool } from '@broker/testing';
+import { expectOverloadRefusal, holdDatabasePool, OVERLOAD_TEST_POOL_WAIT_MS } from '@broker/testing';
 import { type CalcTestApp, PASSWORD, startCalcTestApp } from './calc-test-app.js';
 
 describe('calc-service under overload (no database connection free within DB_POOL_WAIT_MS)', () => {
   let calc: CalcTestApp;
 
   beforeAll(async () => {
-    calc = await startCalcTestApp({ DB_POOL_WAIT_MS: '300' });
+    calc = await startCalcTestApp({ DB_POOL_WAIT_MS: OVERLOAD_TEST_POOL_WAIT_MS });
   });
   afterAll(() => calc?.close());
 

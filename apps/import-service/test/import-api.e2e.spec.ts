@@ -14,6 +14,7 @@ import {
   createTestDatabase,
   expectOverloadRefusal,
   holdDatabasePool,
+  OVERLOAD_TEST_POOL_WAIT_MS,
   type ImportTestEnvironment,
   testRedisUrl,
   type TestDatabase,
@@ -62,7 +63,7 @@ describe('import API (POST /api/v1/import, GET /api/v1/list)', () => {
       REDIS_URL: testRedisUrl(),
       LOG_LEVEL: 'silent',
       IMPORT_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES),
-      DB_POOL_WAIT_MS: '300',
+      DB_POOL_WAIT_MS: OVERLOAD_TEST_POOL_WAIT_MS,
     });
     checkImportConfig(config);
     app = await createHttpApp(AppModule.forRoot(config), {

@@ -6,6 +6,12 @@ import { OVERLOAD_RETRY_AFTER_SECONDS } from '@broker/errors';
 import { type ErrorShape, expectedClientError } from './error-shape-suite.js';
 
 /**
+ * DB_POOL_WAIT_MS for the overload tests: a refusal comes quickly, and a new connection, which pg-pool must also
+ * open within it (at boot too), still does on a busy machine (at 300 ms a boot timed out under the full suite).
+ */
+export const OVERLOAD_TEST_POOL_WAIT_MS = '1500';
+
+/**
  * Takes every connection of the app's database pool (its DataSource's), as requests in flight would: until
  * `release`, a request that needs one waits for it.
  */
