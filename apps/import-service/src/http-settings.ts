@@ -7,6 +7,10 @@ import { importOpenApi } from './openapi.js';
 export const UPLOAD_FRAMING_BYTES = 1024 * 1024;
 
 const UPLOAD_PATH = '/api/v1/import';
+/** The slowest line an upload of the largest file is still given time for: 64 KiB/s, about half a Mbit/s. */
+const SLOWEST_UPLOAD_BYTES_PER_SECOND = 64 * 1024;
+/** Node's own limit for a whole request, kept for small files. */
+const SHORTEST_REQUEST_TIMEOUT_MS = 300_000;
 /** Largest body of any other request (JSON). */
 const JSON_LIMIT_BYTES = 1024 * 1024;
 
@@ -23,7 +27,17 @@ export function importHttpSettings(
     jsonLimitBytes: JSON_LIMIT_BYTES,
     largestBody: (request) =>
       isUpload(request) ? config.IMPORT_MAX_UPLOAD_BYTES + UPLOAD_FRAMING_BYTES : JSON_LIMIT_BYTES,
+    requestTimeoutMs: uploadRequestTimeoutMs(config.IMPORT_MAX_UPLOAD_BYTES),
   };
+}
+
+/**
+ * How long a request may take to arrive whole: the largest upload on the slowest line, at least Node's 300 s
+ * (200 MiB: 53 minutes). A stalled body is refused after 30 s all the same (`bodyIdleMs`).
+ */
+export function uploadRequestTimeoutMs(maxUploadBytes: number): number {
+  const slowestUploadMs = Math.ceil((maxUploadBytes / SLOWEST_UPLOAD_BYTES_PER_SECOND) * 1000);
+  return Math.max(SHORTEST_REQUEST_TIMEOUT_MS, slowestUploadMs);
 }
 
 /** Routed as the router does: case-insensitive, a trailing slash allowed, the query left out. */

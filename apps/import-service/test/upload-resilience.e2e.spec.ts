@@ -21,7 +21,7 @@ import {
 import { insertBrokerFixture } from '@broker/fixtures';
 import { AppModule } from '../src/app.module.js';
 import { importEnvShape } from '../src/config.js';
-import { importHttpSettings } from '../src/http-settings.js';
+import { importHttpSettings, uploadRequestTimeoutMs } from '../src/http-settings.js';
 
 const CSV_FILE = Buffer.from('kunde_nachname;kunde_vorname;vertrag_nummer\nMüller;Julia;PH-1\n', 'utf8');
 
@@ -175,6 +175,12 @@ describe('import API: uploads while Redis is down, and Idempotency-Key', () => {
       );
     return { socket, answers: readAnswers(socket), sendRest };
   };
+
+  it("gives the largest upload time on a slow line: Node's limit of a whole request follows IMPORT_MAX_UPLOAD_BYTES", () => {
+    // 200 MiB (the default) at 64 KiB/s, not Node's 300 s, which cut a 60 MB upload at 32 KB/s off with 408.
+    expect((app.getHttpServer() as Server).requestTimeout).toBe(3_200_000);
+    expect(uploadRequestTimeoutMs(1024 * 1024)).toBe(300_000);
+  });
 
   it('refuses an Idempotency-Key that is empty, too long or not ASCII with 400', async () => {
     for (const key of ['x'.repeat(256), 'mit leerzeichen', 'schlüssel']) {

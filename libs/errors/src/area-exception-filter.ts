@@ -9,7 +9,7 @@ import {
 import type { HttpAdapterHost } from '@nestjs/core';
 import { DomainError } from './domain-error.js';
 import { ErrorCode, errorCodeOfStatus, httpStatusOf } from './error-code.js';
-import { markRefused, wasAnsweredEarly } from './response-marks.js';
+import { clientLeft, markRefused, wasAnsweredEarly } from './response-marks.js';
 import { overloadRefusal } from './overload.js';
 
 /**
@@ -164,6 +164,11 @@ export class AreaExceptionFilter implements ExceptionFilter {
     }
     const method = adapter.getRequestMethod?.(request) ?? 'UNKNOWN';
     const path = (adapter.getRequestUrl?.(request) ?? '').split('?')[0] ?? '';
+    if (clientLeft(response)) {
+      const reason = exception instanceof Error ? exception.message : String(exception);
+      this.logger.log({ reqId, reason }, `The client left during ${method} ${path}`);
+      return;
+    }
     const fault = classifyClientFault(exception, { method, path });
     if (fault) {
       // The request's own line says the rest, as a warning (a refusal, not a fault).

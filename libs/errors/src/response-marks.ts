@@ -27,3 +27,12 @@ export function markRefused(response: object): void {
 export function wasRefused(response: object): boolean {
   return refused.has(nodeResponse(response));
 }
+
+/**
+ * Whether the client is gone: its connection closed, or its side ended, before the answer began (an upload
+ * aborted mid-file, say). Nothing can be answered, and the reader's failure is no fault of the service's.
+ */
+export function clientLeft(response: object): boolean {
+  const { socket } = nodeResponse(response) as { socket?: { destroyed: boolean; writable: boolean } | null };
+  return !socket || socket.destroyed || !socket.writable;
+}

@@ -53,6 +53,11 @@ export interface HttpAppSettings {
   /** Express only: how long a request body may stop arriving before the request is refused with 408 (30 s). */
   bodyIdleMs?: number;
   /**
+   * Express only: how long a request may take to arrive whole, its body included (Node's `requestTimeout`, 300 s
+   * unless set). An app taking large uploads over slow lines sets more.
+   */
+  requestTimeoutMs?: number;
+  /**
    * Express only: middleware of the app's own before its routes (after the request log and the body-size check,
    * before the body is parsed), e.g. pages and sessions that are no API operation.
    */
@@ -138,6 +143,7 @@ async function createExpressApp(rootModule: object, settings: HttpAppSettings): 
     bodyIdleMs: settings.bodyIdleMs ?? DEFAULT_BODY_IDLE_MS,
     renderClientFault: app.get<ClientFaultRenderer>(AREA_ERROR_BODY),
   });
+  if (settings.requestTimeoutMs !== undefined) app.getHttpServer().requestTimeout = settings.requestTimeoutMs;
   const { rewriteUrl } = settings;
   if (rewriteUrl)
     app.use((request: IncomingMessage, _response: unknown, next: () => void) => {

@@ -1,6 +1,6 @@
-import { Controller, Get, Logger, Param, Post } from '@nestjs/common';
+import { Controller, Get, Logger, Param, Post, Req } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
-import { request as httpRequest, type Server } from 'node:http';
+import { type IncomingMessage, request as httpRequest, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import request from 'supertest';
 import type { App } from 'supertest/types.js';
@@ -48,7 +48,17 @@ class ThingsController {
   count(): { counted: number } {
     return { counted: ++counted };
   }
+
+  /** Reads its body as multer does: fails with a plain error when the client leaves before the body's end. */
+  @Post('upload')
+  async upload(@Req() request: IncomingMessage): Promise<never> {
+    uploadsStarted += 1;
+    await new Promise((resolve) => request.once('close', resolve).resume());
+    throw new Error('Request aborted');
+  }
 }
+
+let uploadsStarted = 0;
 
 /** How often POST /things/count ran. */
 let counted = 0;
@@ -218,6 +228,34 @@ describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platfo
       await new Promise((resolve) => listening.close(resolve));
       expect(answers.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 413']);
       expect(counted).toBe(0);
+    });
+
+  if (platform === 'express')
+    it('logs a request whose client left before its body ended as information, not as a server fault', async () => {
+      const listening = app.getHttpServer() as Server;
+      await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+      const { port } = listening.address() as AddressInfo;
+      lines.length = 0;
+      const socket = connect({ port, host: '127.0.0.1' });
+      socket.write(
+        'POST /things/upload HTTP/1.1\r\nHost: things\r\nContent-Type: application/octet-stream\r\n' +
+          'Content-Length: 1000\r\n\r\n0123456789',
+      );
+      await waitFor(() => (uploadsStarted > 0 ? true : undefined), 5_000);
+      socket.destroy();
+      const records = await waitFor(() => {
+        const parsed = lines.map((line) => JSON.parse(line) as LogLine & { reason?: string });
+        return parsed.some((record) => record.context === 'ExceptionFilter') ? parsed : undefined;
+      }, 5_000);
+      await new Promise((resolve) => listening.close(resolve));
+      expect(records.filter((record) => record.context === 'ExceptionFilter')).toEqual([
+        expect.objectContaining({
+          level: 30,
+          msg: 'The client left during POST /things/upload',
+          reason: 'Request aborted',
+        }),
+      ]);
+      expect(records.filter((record) => record.level >= 50)).toEqual([]);
     });
 
   it('answers and logs a path that is not valid percent-encoding like any refused request', async () => {

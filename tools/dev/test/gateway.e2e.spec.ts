@@ -1,5 +1,6 @@
 import { createWriteStream, openAsBlob, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { waitFor, writeGdvPortfolio } from '@broker/testing';
 import { insertBrokerFixture } from '@broker/fixtures';
@@ -169,11 +170,11 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     await writeGdvPortfolio(createWriteStream(file), { contracts: UPLOAD_CONTRACTS });
     expect(statSync(file).size).toBeGreaterThan(50 * 1024 * 1024);
     const authorization = { Authorization: `Bearer ${await suiteEnvironment.importToken()}` };
-    const upload = async (headers: Record<string, string>) => {
+    const upload = async (headers: Record<string, string>, path = '/api/v1/import') => {
       const form = new FormData();
       form.append('companies[0]', '9999');
       form.append('file', await openAsBlob(file), 'bestand.gdv');
-      const answer = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/import`, {
+      const answer = await fetch(`http://127.0.0.1:${gatewayPort}${path}`, {
         method: 'POST',
         headers,
         body: form,
@@ -199,10 +200,11 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     );
     expect(finished).toMatchObject({ status: 'processed', amount_of_records: UPLOAD_CONTRACTS });
     // Answered before the file is read (the key's process; no valid token): the service drops the rest of the
-    // file as it arrives, so the gateway, still sending it, never meets a closed connection (a 502).
-    for (const repeat of [1, 2, 3]) {
-      expect({ repeat, ...(await upload(once)) }).toEqual({
-        repeat,
+    // file as it arrives, so the gateway, still sending it, never meets a closed connection (a 502). Every
+    // spelling of the path the service routes as the upload is streamed as one (not held to the JSON limit).
+    for (const path of ['/api/v1/import', '/api/v1/IMPORT', '/api/v1/Import/?dry_run=false']) {
+      expect({ path, ...(await upload(once, path)) }).toEqual({
+        path,
         status: 200,
         body: { process_id: processId },
       });
@@ -232,6 +234,42 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     const accessLog = readFileSync(join(stateDir, 'access.log'), 'utf8');
     expect(accessLog).not.toContain(token);
     expect(accessLog).toContain('"uri":"/service/demo/unterschrift?token=[redacted]&x=1"');
+  });
+
+  it('answers a request it cannot read with 400 in the shape of the area it was for, not with its page', async () => {
+    /** Sends `head` as it is (no client library would) and reads the answer to the connection's end. */
+    const sendRaw = (head: string) =>
+      new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+        const socket = connect(gatewayPort, '127.0.0.1');
+        let received = '';
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+        socket.on('error', reject);
+        socket.on('end', () => {
+          const [statusLine, ...rest] = received.split('\r\n');
+          const body = rest.join('\r\n').split('\r\n\r\n')[1];
+          resolve({ status: Number(statusLine.split(' ')[1]), body: JSON.parse(body) as unknown });
+        });
+        socket.end(head);
+      });
+    const malformed = {
+      name: 'MalformedRequest',
+      message: 'The request is not valid HTTP/1.1: its framing or its path cannot be read',
+      code: 1001,
+      status: 400,
+    };
+    for (const framing of [
+      'Transfer-Encoding: identity',
+      'Transfer-Encoding: gzip, chunked',
+      'Content-Length: abc',
+    ]) {
+      const answer = await sendRaw(`POST /api/v1/import HTTP/1.1\r\nHost: gateway\r\n${framing}\r\n\r\n`);
+      expect({ framing, ...answer }).toEqual({ framing, status: 400, body: malformed });
+    }
+    expect(
+      await sendRaw(
+        `POST /service/demo/employee/v1/rest/kunden HTTP/1.1\r\nHost: gateway\r\nContent-Length: x\r\n\r\n`,
+      ),
+    ).toEqual({ status: 400, body: { Meldungen: [malformed.message] } });
   });
 
   it('answers an upload above the size limit with 413 itself, before it reaches the import service', async () => {
