@@ -23,6 +23,9 @@ import { AppModule } from '../src/app.module.js';
 import { importEnvShape } from '../src/config.js';
 import { importHttpSettings, uploadRequestTimeoutMs } from '../src/http-settings.js';
 
+/** How long a body may stop arriving here (30 s in the service), and how long the rest of an answered one is dropped. */
+const BODY_IDLE_MS = 1_000;
+
 const CSV_FILE = Buffer.from('kunde_nachname;kunde_vorname;vertrag_nummer\nMüller;Julia;PH-1\n', 'utf8');
 
 /** Uploads while Redis is away, and uploads repeated with an Idempotency-Key: never a hang, never twice. */
@@ -46,7 +49,10 @@ describe('import API: uploads while Redis is down, and Idempotency-Key', () => {
       IMPORT_QUEUE_PREFIX: `bp-test-resilience-${process.pid}`,
       LOG_LEVEL: 'silent',
     });
-    app = await createHttpApp(AppModule.forRoot(config), importHttpSettings(config));
+    app = await createHttpApp(AppModule.forRoot(config), {
+      ...importHttpSettings(config),
+      bodyIdleMs: BODY_IDLE_MS,
+    });
     db = new Client({ connectionString: database.url });
     await db.connect();
   });
@@ -151,6 +157,21 @@ describe('import API: uploads while Redis is down, and Idempotency-Key', () => {
       socket.destroy();
     }
   });
+
+  it('drops the rest of an answered file for at most the body idle time, then closes the connection', async () => {
+    const { socket, answers } = await startSlowUpload(['Authorization: Bearer not-a-token']);
+    expect((await answers.next()).status).toBe(401);
+    // A client that goes on sending its file slowly, as if it had not read the answer.
+    socket.on('error', () => undefined);
+    const trickle = setInterval(() => socket.write(Buffer.alloc(1024, 'x')), 100);
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    try {
+      await closed;
+    } finally {
+      clearInterval(trickle);
+    }
+    expect(socket.bytesWritten).toBeGreaterThan(8 * 1024);
+  }, 15_000);
 
   /** An upload of 4 MiB on a connection of its own, whose file is sent only when `sendRest` is called. */
   const startSlowUpload = async (headers: string[]) => {

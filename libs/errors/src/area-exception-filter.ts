@@ -164,7 +164,7 @@ export class AreaExceptionFilter implements ExceptionFilter {
     }
     const method = adapter.getRequestMethod?.(request) ?? 'UNKNOWN';
     const path = (adapter.getRequestUrl?.(request) ?? '').split('?')[0] ?? '';
-    if (clientLeft(response)) {
+    if (clientLeft(request)) {
       const reason = exception instanceof Error ? exception.message : String(exception);
       this.logger.log({ reqId, reason }, `The client left during ${method} ${path}`);
       return;

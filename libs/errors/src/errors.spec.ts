@@ -11,6 +11,7 @@ import {
 } from './area-exception-filter.js';
 import { DomainError } from './domain-error.js';
 import { ErrorCode, httpStatusOf } from './error-code.js';
+import { clientLeft } from './response-marks.js';
 import { describeValidationErrors } from './validation.js';
 
 const request: FaultyRequest = { method: 'GET', path: '/service/demo/x' };
@@ -145,5 +146,21 @@ describe('describeValidationErrors', () => {
       'birthdate must be an integer number',
       'address.postalCode must be a string',
     ]);
+  });
+});
+
+describe('clientLeft', () => {
+  const socket = (destroyed: boolean, writable: boolean) => ({ socket: { destroyed, writable } });
+
+  it('asks the request (under Fastify its raw one) whether its connection is gone or its side ended', () => {
+    expect(clientLeft(socket(true, false))).toBe(true);
+    expect(clientLeft(socket(false, false))).toBe(true);
+    expect(clientLeft({ raw: socket(true, false) })).toBe(true);
+    expect(clientLeft(socket(false, true))).toBe(false);
+    expect(clientLeft({ raw: socket(false, true) })).toBe(false);
+  });
+
+  it('does not take a request without a socket for one whose client left', () => {
+    expect(clientLeft({ socket: null })).toBe(false);
   });
 });

@@ -29,6 +29,7 @@ export interface RequestBodyLimits {
  * - A body without a Content-Length (chunked) is counted as it arrives and refused with 413 the moment it passes
  *   the limit: the parsers of the body (body-parser, multer) would read it to its end before they answer.
  * - A body that stops arriving for `bodyIdleMs` while nothing of it waits unread is refused with 408.
+ * - The rest of a body answered before it was read is dropped for at most `bodyIdleMs`.
  * Every such answer closes the connection; what still arrives of the body is dropped, never parsed.
  */
 export function guardRequestBodies(app: NestExpressApplication, limits: RequestBodyLimits): void {
@@ -91,7 +92,10 @@ function watchBody(
     if (request.readableLength > 0) return void idle.refresh();
     refuse(stalledBody(limits.bodyIdleMs));
   }, limits.bodyIdleMs).unref();
-  response.once('close', () => clearTimeout(idle));
+  response.once('close', () => {
+    clearTimeout(idle);
+    if (!refused && !request.complete) limitDrain(request, limits.bodyIdleMs);
+  });
   const push = request.push.bind(request);
   request.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
     // After the answer the rest is dropped (its end too: it is not the body's) until the connection closes.
@@ -107,6 +111,17 @@ function watchBody(
     }
     return push(chunk, encoding);
   };
+}
+
+/**
+ * A request answered before its body was read (a repeated upload, a bad token): Node drops the rest as it arrives
+ * and keeps the connection (closed at once, it would be reset under a client still sending, whom the reset may
+ * reach before the answer). The drop gets `ms`, as a stalled body does; then the connection is closed.
+ */
+function limitDrain(request: IncomingMessage, ms: number): void {
+  setTimeout(() => {
+    if (!request.complete) request.socket.destroy();
+  }, ms).unref();
 }
 
 /**

@@ -39,6 +39,12 @@ class ThingsController {
     throw new Error('the handler broke');
   }
 
+  @Get('slow')
+  async slow(): Promise<{ slow: boolean }> {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { slow: true };
+  }
+
   @Get('overloaded')
   overloaded(): never {
     throw overloaded();
@@ -257,6 +263,30 @@ describe.each<HttpPlatform>(['express', 'fastify'])('request log on %s', (platfo
       ]);
       expect(records.filter((record) => record.level >= 50)).toEqual([]);
     });
+
+  it('answers a pipelined request that fails while the one before it is still being answered', async () => {
+    const listening = app.getHttpServer() as Server;
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    const { port } = listening.address() as AddressInfo;
+    const socket = connect({ port, host: '127.0.0.1' });
+    let answers = '';
+    socket.on('data', (chunk: Buffer) => (answers += chunk.toString()));
+    // The second one's response has no socket of its own until the first is written.
+    socket.write(
+      'GET /things/slow HTTP/1.1\r\nHost: things\r\n\r\nGET /things/overloaded HTTP/1.1\r\nHost: things\r\n\r\n',
+    );
+    try {
+      await waitFor(
+        () => ((answers.match(/HTTP\/1\.1 \d+/g) ?? []).length === 2 ? true : undefined),
+        5_000,
+        () => answers,
+      );
+    } finally {
+      socket.destroy();
+      await new Promise((resolve) => listening.close(resolve));
+    }
+    expect(answers.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 503']);
+  });
 
   it('answers and logs a path that is not valid percent-encoding like any refused request', async () => {
     const [response, records] = await logged(() =>

@@ -236,7 +236,7 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
     expect(accessLog).toContain('"uri":"/service/demo/unterschrift?token=[redacted]&x=1"');
   });
 
-  it('answers a request it cannot read with 400 in the shape of the area it was for, not with its page', async () => {
+  it('answers a request it cannot read with a 4xx in the shape of the area it was for, not with its page', async () => {
     /** Sends `head` as it is (no client library would) and reads the answer to the connection's end. */
     const sendRaw = (head: string) =>
       new Promise<{ status: number; body: unknown }>((resolve, reject) => {
@@ -270,6 +270,16 @@ describeWithNginx('gateway (nginx) in front of the three areas', () => {
         `POST /service/demo/employee/v1/rest/kunden HTTP/1.1\r\nHost: gateway\r\nContent-Length: x\r\n\r\n`,
       ),
     ).toEqual({ status: 400, body: { Meldungen: [malformed.message] } });
+    // What nginx reads no further: a request line or headers beyond its buffers.
+    expect(await sendRaw(`GET /api/v1/list?q=${'x'.repeat(9000)} HTTP/1.1\r\nHost: gateway\r\n\r\n`)).toEqual(
+      {
+        status: 414,
+        body: { name: 'ClientError', message: 'The request line is too long', code: 1900, status: 414 },
+      },
+    );
+    expect(
+      await sendRaw(`GET /service/demo/x HTTP/1.1\r\nHost: gateway\r\nX-Gross: ${'x'.repeat(9000)}\r\n\r\n`),
+    ).toEqual({ status: 431, body: { Meldungen: ['The request headers are too large'] } });
   });
 
   it('answers an upload above the size limit with 413 itself, before it reaches the import service', async () => {
