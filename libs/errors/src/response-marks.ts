@@ -1,6 +1,6 @@
 /*
  * What the exception filter and the request log tell each other about a response, beside its status: marks on the
- * Node response (under Fastify's reply, its `raw`).
+ * Node response (under Fastify's reply, its `raw`); and whether the client of a request is still there.
  */
 const answeredEarly = new WeakSet<object>();
 const refused = new WeakSet<object>();
