@@ -52,6 +52,8 @@ describe('isDatabaseUnavailable, on the errors node-postgres and TypeORM really 
       db.transaction(async (manager) => {
         const [{ pid }] = await manager.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
         const sleeping = manager.query('SELECT pg_sleep(5)');
+        // Its failure may come while the kill is still being answered: handled then, rethrown when awaited.
+        sleeping.catch(() => undefined);
         await new Promise((resolve) => setTimeout(resolve, 100));
         await killer.query('SELECT pg_terminate_backend($1)', [pid]);
         await sleeping;
